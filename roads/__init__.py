@@ -1,0 +1,44 @@
+"""Baccarat roads: the rules of the game and every scorecard of a live-baccarat shoe.
+
+A pure-Python domain library (no web, no storage, no plotting). Start with :class:`Scorecard`::
+
+    from roads import Round, Scorecard
+
+    card = Scorecard()
+    card.add(Round.from_cards(["AS", "9D"], ["KH", "7C"]))
+    card.add("B")
+    card.as_dict()["big_road"]
+"""
+
+from roads.cards import CARDS, Card, parse_card
+from roads.columns import Streak
+from roads.composition import Composition
+from roads.derived import BLUE, DERIVED_ROADS, RED, derived_mark
+from roads.errors import CardError, RoadsError, RoundError, RuleError, ShoeError
+from roads.grid import ROWS, GridLayout
+from roads.round import Round
+from roads.scorecard import MAX_ROUNDS, Scorecard
+from roads.state import StateError
+
+__all__ = [
+    "BLUE",
+    "CARDS",
+    "DERIVED_ROADS",
+    "MAX_ROUNDS",
+    "RED",
+    "ROWS",
+    "Card",
+    "CardError",
+    "Composition",
+    "GridLayout",
+    "RoadsError",
+    "Round",
+    "RoundError",
+    "RuleError",
+    "Scorecard",
+    "ShoeError",
+    "StateError",
+    "Streak",
+    "derived_mark",
+    "parse_card",
+]

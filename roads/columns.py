@@ -1,0 +1,85 @@
+"""Runs of equal symbols grouped into columns, the logical shape shared by every road.
+
+On the Big Road the symbols are winners (``"B"``/``"P"``); on a derived road they are colours
+(``"red"``/``"blue"``). Consecutive equal symbols extend a column; a change starts a new one.
+Columns have no length limit: the display grid's dragon tail is the layout's business
+(:mod:`roads.grid`), never this one's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    """A run: the side (``B``/``P``) or colour (``red``/``blue``) and how many in a row."""
+
+    side: str | None
+    length: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"side": self.side, "length": self.length}
+
+
+NO_STREAK = Streak(None, 0)
+
+
+class Columns:
+    """The columns of a road: one symbol and one length per column, and the longest run so far.
+
+    The longest run is the first column that reached the greatest length.
+    """
+
+    __slots__ = ("_longest", "lengths", "sides")
+
+    def __init__(self) -> None:
+        self.sides: list[str] = []
+        self.lengths: list[int] = []
+        self._longest = -1  # index of the longest column
+
+    def push(self, side: str) -> int:
+        """Add one symbol; return its 0-based row in its column (0 means it started a column)."""
+        sides = self.sides
+        if sides and sides[-1] == side:
+            lengths = self.lengths
+            row = lengths[-1]
+            lengths[-1] = row + 1
+            if row + 1 > lengths[self._longest]:
+                self._longest = len(lengths) - 1
+            return row
+        sides.append(side)
+        self.lengths.append(1)
+        if self._longest < 0:
+            self._longest = 0
+        return 0
+
+    def extend_runs(self, sides: list[str], lengths: list[int]) -> None:
+        """Fill an empty road with whole columns at once (the batch form of :meth:`push`)."""
+        self.sides.extend(sides)
+        self.lengths.extend(lengths)
+        if self.lengths:
+            best = max(self.lengths)
+            self._longest = self.lengths.index(best)
+
+    @property
+    def current(self) -> Streak:
+        """The run in progress: the last column."""
+        if not self.sides:
+            return NO_STREAK
+        return Streak(self.sides[-1], self.lengths[-1])
+
+    @property
+    def longest(self) -> Streak:
+        """The longest run of the shoe (the earliest, when several are equally long)."""
+        if self._longest < 0:
+            return NO_STREAK
+        return Streak(self.sides[self._longest], self.lengths[self._longest])
+
+    def copy(self) -> Columns:
+        other = Columns()
+        other.sides = list(self.sides)
+        other.lengths = list(self.lengths)
+        other._longest = self._longest
+        return other

@@ -1,0 +1,151 @@
+"""A shoe's rounds in order, stored compactly, decoded only when someone reads them.
+
+The service's hot path loads a scorecard, appends one round and saves it again; it never needs
+the earlier rounds as objects. So rounds read from a saved state stay in their encoded form until
+they are asked for, and appending never decodes them.
+
+Encoding (see :mod:`roads.state` for the integers):
+
+- a header of 2 bytes per round: a flags byte (result 0-2 in bits 0-1; Player pair, Banker pair,
+  natural, void, has cards in bits 2-6) and a totals byte (Player in the low nibble, Banker in the
+  high one, 15 for unknown);
+- then, for each round with cards, ``len(player) | len(banker) << 2`` and one byte per card (its
+  index in :data:`roads.cards.CARDS`).
+
+The fixed-width header lets the bead plate and the Big Road's cells be read off without decoding.
+"""
+
+from __future__ import annotations
+
+from roads.cards import CARDS, Card
+from roads.round import RESULTS, Round
+from roads.state import Reader, StateError, Writer
+
+VOID = 32
+HAS_CARDS = 64
+TIE = RESULTS.index("T")
+_UNKNOWN_TOTAL = 15
+_RESULT_CODE = {result: code for code, result in enumerate(RESULTS)}
+
+
+def encode_header(round: Round) -> bytes:
+    player = _UNKNOWN_TOTAL if round.player_total is None else round.player_total
+    banker = _UNKNOWN_TOTAL if round.banker_total is None else round.banker_total
+    flags = (
+        _RESULT_CODE[round.result]
+        | round.player_pair << 2
+        | round.banker_pair << 3
+        | round.natural << 4
+        | round.void << 5
+        | bool(round.player_cards) << 6
+    )
+    return bytes((flags, player | banker << 4))
+
+
+def encode_cards(round: Round) -> bytes:
+    cards = round.player_cards + round.banker_cards
+    return bytes(
+        [len(round.player_cards) | len(round.banker_cards) << 2, *[c.index for c in cards]]
+    )
+
+
+class RoundLog:
+    """The rounds of one shoe: a prefix still encoded (from a saved state) and decoded rounds."""
+
+    __slots__ = ("_cards", "_headers", "_rounds")
+
+    def __init__(self, rounds: list[Round] | None = None) -> None:
+        self._headers = b""  # encoded prefix, 2 bytes per round
+        self._cards = b""
+        self._rounds: list[Round] = rounds if rounds is not None else []
+
+    def __len__(self) -> int:
+        return len(self._headers) // 2 + len(self._rounds)
+
+    def append(self, round: Round) -> None:
+        self._rounds.append(round)
+
+    def rounds(self) -> list[Round]:
+        """Every round, decoded (once)."""
+        if self._headers:
+            self._rounds[:0] = _decode(self._headers, self._cards)
+            self._headers = self._cards = b""
+        return self._rounds
+
+    def flags(self) -> bytes:
+        """Each round's flags byte (see the module docstring), without decoding any round."""
+        if not self._rounds:
+            return self._headers[0::2]
+        return self._headers[0::2] + bytes(encode_header(r)[0] for r in self._rounds)
+
+    def copy(self) -> RoundLog:
+        other = RoundLog(list(self._rounds))
+        other._headers, other._cards = self._headers, self._cards
+        return other
+
+    def write(self, writer: Writer) -> None:
+        headers = self._headers + b"".join(map(encode_header, self._rounds))
+        cards = self._cards + b"".join(encode_cards(r) for r in self._rounds if r.player_cards)
+        writer.u16(len(headers) // 2)
+        writer.u16(len(cards))
+        writer.raw(headers)
+        writer.raw(cards)
+
+    @classmethod
+    def read(cls, reader: Reader) -> RoundLog:
+        count, size = reader.u16(), reader.u16()
+        log = cls()
+        log._headers = reader.raw(2 * count)
+        log._cards = reader.raw(size)
+        flags = log._headers[0::2]
+        if any(flag & 3 > TIE for flag in flags):
+            raise StateError("scorecard state holds an unknown result")
+        return log
+
+
+# Rounds without cards are immutable and few in kind: decoding shares one instance per kind.
+_cardless: dict[bytes, Round] = {}
+
+
+def _decode(headers: bytes, cards: bytes) -> list[Round]:
+    rounds = []
+    pos = 0
+    try:
+        for at in range(0, len(headers), 2):
+            flags, totals = headers[at], headers[at + 1]
+            if flags & HAS_CARDS:
+                sizes = cards[pos]
+                middle = pos + 1 + (sizes & 3)
+                end = middle + (sizes >> 2)
+                if end > len(cards):
+                    raise StateError("scorecard state is truncated")
+                player = tuple([CARDS[index] for index in cards[pos + 1 : middle]])
+                banker = tuple([CARDS[index] for index in cards[middle:end]])
+                pos = end
+                rounds.append(_make_round(flags, totals, player, banker))
+            else:
+                key = headers[at : at + 2]
+                cached = _cardless.get(key)
+                if cached is None:
+                    cached = _cardless[key] = _make_round(flags, totals, (), ())
+                rounds.append(cached)
+    except IndexError as error:
+        raise StateError("scorecard state is truncated or holds an unknown card") from error
+    return rounds
+
+
+def _make_round(
+    flags: int, totals: int, player: tuple[Card, ...], banker: tuple[Card, ...]
+) -> Round:
+    player_total, banker_total = totals & 15, totals >> 4
+    return Round(
+        RESULTS[flags & 3],
+        None if player_total == _UNKNOWN_TOTAL else player_total,
+        None if banker_total == _UNKNOWN_TOTAL else banker_total,
+        bool(flags & 4),
+        bool(flags & 8),
+        bool(flags & 16),
+        player,
+        banker,
+        bool(flags & VOID),
+    )

@@ -1,0 +1,23 @@
+"""Hypothesis strategies for shoes: random results, streaky results with dragons, dealt shoes."""
+
+from hypothesis import strategies as st
+
+from roads import Round
+from roads.simulator import deal_shoe
+
+# Plain random results, and results built from runs so that dragons and long tie runs are common.
+random_results = st.text(alphabet="BPT", max_size=120)
+streaky_results = st.lists(
+    st.tuples(st.sampled_from("BPT"), st.integers(min_value=1, max_value=14)), max_size=24
+).map(lambda runs: "".join(side * length for side, length in runs))
+results = st.one_of(random_results, streaky_results)
+tails = st.sampled_from(["stay", "drop"])
+
+
+@st.composite
+def dealt_shoes(draw, max_voids: int = 3) -> list[Round]:
+    """A shoe dealt by the simulator from a drawn seed, with a few rounds voided."""
+    rounds = deal_shoe(draw(st.integers(min_value=0, max_value=2**32)))
+    for index in draw(st.lists(st.integers(0, len(rounds) - 1), max_size=max_voids)):
+        rounds[index] = rounds[index].voided()
+    return rounds
