@@ -7,7 +7,8 @@ Prints, for shoes of about 80 rounds:
 - median and largest serialized state size (``Scorecard.to_bytes``);
 - the naive alternative measured in the same run, rebuilding the whole scorecard from the shoe's
   rounds after every round, per round, and the ratio naive / incremental;
-- load and dump of the state, for the service's read-modify-write path.
+- load and dump of the state, and the service's read-modify-write path: load the state of a
+  shoe, append its next round, dump the state again.
 
 Run: ``python benchmarks/roads_bench.py [--shoes N]``. Targets (issue "roads core", CPython 3.11,
 2 cores): append <= 15 us, whole shoe <= 300 us, state <= 4096 bytes, ratio >= 8.
@@ -46,6 +47,12 @@ def append_shoe(rounds) -> Scorecard:
     return scorecard
 
 
+def resume(state: bytes, round) -> bytes:
+    scorecard = Scorecard.from_bytes(state)
+    scorecard.add(round)
+    return scorecard.to_bytes()
+
+
 def naive_shoe(rounds) -> None:
     for end in range(1, len(rounds) + 1):
         Scorecard.from_rounds(rounds[:end])
@@ -60,6 +67,7 @@ def main() -> None:
 
     shoes = list(iter_shoes(args.shoes, args.seed))
     append_us, build_us, naive_us, load_us, dump_us, sizes = [], [], [], [], [], []
+    resume_us = []
     gc.disable()  # collections would land on random shoes; the code makes no cycles
     for rounds in shoes:
         n = len(rounds)
@@ -71,6 +79,8 @@ def main() -> None:
         sizes.append(len(state))
         load_us.append(best_of(args.repeats, lambda s=state: Scorecard.from_bytes(s)) / 1000)
         dump_us.append(best_of(args.repeats, scorecard.to_bytes) / 1000)
+        before = Scorecard.from_rounds(rounds[:-1]).to_bytes()
+        resume_us.append(best_of(args.repeats, lambda s=before, r=rounds[-1]: resume(s, r)) / 1000)
     gc.enable()
 
     rounds_per_shoe = [len(rounds) for rounds in shoes]
@@ -91,6 +101,7 @@ def main() -> None:
         ("ratio naive / incremental", f"{naive / append:8.1f} x", ">= 8", naive / append >= 8),
         ("load state (from_bytes)", f"{statistics.median(load_us):8.1f} us", "", None),
         ("dump state (to_bytes)", f"{statistics.median(dump_us):8.1f} us", "", None),
+        ("load + append + dump", f"{statistics.median(resume_us):8.1f} us", "", None),
     ]
     for name, value, target, met in rows:
         verdict = "" if met is None else ("met" if met else "MISSED")

@@ -57,13 +57,23 @@ def derived_marks(lengths: list[int], k: int) -> str:
         if column > k:
             parts.append("r" if lengths[column - 1] == lengths[column - 1 - k] else "b")
         if length > 1:
-            # Rows 1.. of the column: red, except blue on the row where column n-k ended.
-            p = lengths[column - k]
-            if p < length:
-                parts.append("r" * (p - 1) + "b" + "r" * (length - 1 - p))
-            else:
-                parts.append("r" * (length - 1))
+            rest = _REST.get((lengths[column - k], length))
+            if rest is None:
+                rest = _rows_after_first(lengths[column - k], length)
+            parts.append(rest)
     return "".join(parts)
+
+
+def _rows_after_first(p: int, length: int) -> str:
+    """Marks of rows 1.. of a column of this length when column n-k has length ``p``: red,
+    except blue on row ``p``, where that column ended."""
+    if p < length:
+        return "r" * (p - 1) + "b" + "r" * (length - 1 - p)
+    return "r" * (length - 1)
+
+
+# The common cases, ready-made: columns of up to 12 against columns of up to 12.
+_REST = {(p, n): _rows_after_first(p, n) for p in range(1, 13) for n in range(2, 13)}
 
 
 _RUN = re.compile(r"r+|b+")

@@ -17,6 +17,8 @@ The fixed-width header lets the bead plate and the Big Road's cells be read off 
 
 from __future__ import annotations
 
+from itertools import compress, count
+
 from roads.cards import CARDS, Card
 from roads.round import RESULTS, Round
 from roads.state import Reader, StateError, Writer
@@ -26,6 +28,10 @@ HAS_CARDS = 64
 TIE = RESULTS.index("T")
 _UNKNOWN_TOTAL = 15
 _RESULT_CODE = {result: code for code, result in enumerate(RESULTS)}
+# Translation tables from a flags byte to 1 or 0, so selections run over all flags at once.
+_PLAYED = bytes(int(not flags & VOID) for flags in range(256))
+_CELL = bytes(int(not flags & VOID and flags & 3 < TIE) for flags in range(256))
+_BAD_RESULT = bytes(int(flags & 3 > TIE) for flags in range(256))
 
 
 def encode_header(round: Round) -> bytes:
@@ -78,6 +84,14 @@ class RoundLog:
             return self._headers[0::2]
         return self._headers[0::2] + bytes(encode_header(r)[0] for r in self._rounds)
 
+    def played(self) -> list[int]:
+        """Indexes of the rounds that are not void (the bead plate), without decoding."""
+        return list(compress(count(), self.flags().translate(_PLAYED)))
+
+    def cells(self) -> list[int]:
+        """Indexes of the played Banker/Player rounds (the Big Road's cells), without decoding."""
+        return list(compress(count(), self.flags().translate(_CELL)))
+
     def copy(self) -> RoundLog:
         other = RoundLog(list(self._rounds))
         other._headers, other._cards = self._headers, self._cards
@@ -97,8 +111,7 @@ class RoundLog:
         log = cls()
         log._headers = reader.raw(2 * count)
         log._cards = reader.raw(size)
-        flags = log._headers[0::2]
-        if any(flag & 3 > TIE for flag in flags):
+        if 1 in log._headers[0::2].translate(_BAD_RESULT):
             raise StateError("scorecard state holds an unknown result")
         return log
 

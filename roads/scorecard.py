@@ -21,7 +21,7 @@ from roads.derived import DERIVED_ROADS, DerivedRoad, derived_mark
 from roads.errors import RoundError, ShoeError
 from roads.grid import TAILS, Tail, layout_cells
 from roads.round import RESULTS, Round
-from roads.roundlog import TIE, VOID, RoundLog
+from roads.roundlog import RoundLog
 from roads.state import (
     FORMAT_VERSION,
     MAGIC,
@@ -33,7 +33,7 @@ from roads.state import (
     write_columns,
     write_layout,
 )
-from roads.stats import COUNTED, ShoeStats
+from roads.stats import ShoeStats
 
 # No 8-deck shoe comes near this (416 cards make at most ~104 rounds); it bounds the state format.
 MAX_ROUNDS = 4096
@@ -311,16 +311,13 @@ class Scorecard:
         writer.u8(self.decks)
         self._log.write(writer)
         writer.raw(self._composition.to_bytes())
-        for value in self._stats.counters():
-            writer.u16(value)
+        writer.u16s(list(self._stats.counters()))
         big_road = self.big_road
         write_columns(writer, big_road.columns)
         writer.u16(big_road.leading_ties)
-        tied = [(cell, ties) for cell, ties in enumerate(big_road.ties) if ties]
-        writer.u16(len(tied))
-        for cell, ties in tied:
-            writer.u16(cell)
-            writer.u16(ties)
+        tied = [cell for cell, ties in enumerate(big_road.ties) if ties]
+        writer.u16s(tied)
+        writer.u16s([big_road.ties[cell] for cell in tied])
         write_layout(writer, big_road.layout)
         for road in self.derived:
             write_columns(writer, road.columns)
@@ -346,19 +343,15 @@ class Scorecard:
         scorecard = cls(tail=tail, decks=reader.u8())
         log = scorecard._log = RoundLog.read(reader)
         scorecard._composition = Composition(scorecard.decks, reader.raw(52))
-        scorecard._stats = ShoeStats.from_counters(
-            tuple(reader.u16() for _ in range(len(COUNTED) + 1))
-        )
-        flags = log.flags()
-        bead = scorecard._bead = [index for index, flag in enumerate(flags) if not flag & VOID]
+        scorecard._stats = ShoeStats.from_counters(tuple(reader.u16s()))
+        scorecard._bead = log.played()
         big_road = scorecard.big_road
         big_road.columns = read_columns(reader)
         big_road.leading_ties = reader.u16()
-        big_road.cell_rounds = [index for index in bead if flags[index] & 3 != TIE]
+        big_road.cell_rounds = log.cells()
         ties = big_road.ties = [0] * len(big_road.cell_rounds)
-        for _ in range(reader.u16()):
-            cell = reader.u16()
-            ties[cell] = reader.u16()
+        for cell, count in zip(reader.u16s(), reader.u16s(), strict=True):
+            ties[cell] = count
         big_road.layout = read_layout(reader, tail)
         for road in scorecard.derived:
             road.columns = read_columns(reader)

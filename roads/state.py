@@ -5,8 +5,9 @@ Layout, all integers little-endian (``u16`` lists are a count then the values):
 
 - header: ``b"BR"``, format version, tail convention (0 stay, 1 drop), decks;
 - rounds: see :mod:`roads.roundlog`;
-- the 52 dealt-card counts; the shoe statistics counters;
-- the Big Road: its columns, leading ties, the cells that carry ties (cell, count), its layout;
+- the 52 dealt-card counts; the shoe statistics counters (a ``u16`` list);
+- the Big Road: its columns, leading ties, the cells that carry ties and their tie counts (two
+  ``u16`` lists), its layout;
 - each derived road: its columns and its layout.
 
 Columns are stored as the first column's symbol and the column lengths (symbols alternate by

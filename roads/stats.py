@@ -16,7 +16,6 @@ from roads.round import Round
 _PLAYER_PAIR = attrgetter("player_pair")
 _BANKER_PAIR = attrgetter("banker_pair")
 _NATURAL = attrgetter("natural")
-_BANKER_SIX = attrgetter("banker_six")
 
 DRAGON_LENGTH = 6  # a Big Road run of this length or more is a dragon
 
@@ -81,7 +80,7 @@ class ShoeStats:
         stats.player_pair = sum(map(_PLAYER_PAIR, played))
         stats.banker_pair = sum(map(_BANKER_PAIR, played))
         stats.natural = sum(map(_NATURAL, played))
-        stats.banker_six = sum(map(_BANKER_SIX, played))
+        stats.banker_six = [r.banker_total for r in played if r.result == "B"].count(6)
         return stats
 
     @property
