@@ -1,0 +1,80 @@
+"""Service settings, read from the environment (``ROADS_`` prefix; ``REDIS_URL`` too)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the service cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the service reads from its environment.
+
+    - ``REDIS_URL`` or ``ROADS_REDIS_URL``: the Redis server; when neither is set the service runs
+      on an embedded in-process Redis (fakeredis) and says so.
+    - ``ROADS_INGEST_KEYS``: comma-separated API keys for the ingest endpoints; none configured
+      means ingest is refused.
+    - ``ROADS_REDIS_TIMEOUT``: socket timeout in seconds (short, so a dead Redis answers 503 fast).
+    - ``ROADS_MAX_BODY``: largest request body in bytes (413 beyond).
+    - ``ROADS_CACHE_TTL`` / ``ROADS_STATE_TTL``: lifetime in seconds of cached responses and of
+      cached scorecard states (both are rebuilt from the rounds when gone).
+    - ``ROADS_DEMO``: feed demo tables from the shoe simulator (default: on when embedded).
+    """
+
+    redis_url: str | None = None
+    ingest_keys: tuple[str, ...] = ()
+    redis_timeout: float = 0.5
+    max_body: int = 16 * 1024
+    cache_ttl: int = 3600
+    state_ttl: int = 2 * 86400
+    demo: bool = False
+
+    @property
+    def embedded(self) -> bool:
+        return self.redis_url is None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        redis_url = env.get("ROADS_REDIS_URL") or env.get("REDIS_URL") or None
+        keys = tuple(
+            key.strip() for key in env.get("ROADS_INGEST_KEYS", "").split(",") if key.strip()
+        )
+        return cls(
+            redis_url=redis_url,
+            ingest_keys=keys,
+            redis_timeout=_number(env, "ROADS_REDIS_TIMEOUT", 0.5, float),
+            max_body=_number(env, "ROADS_MAX_BODY", 16 * 1024, int),
+            cache_ttl=_number(env, "ROADS_CACHE_TTL", 3600, int),
+            state_ttl=_number(env, "ROADS_STATE_TTL", 2 * 86400, int),
+            demo=_flag(env, "ROADS_DEMO", default=redis_url is None),
+        )
+
+
+def _number(env: Mapping[str, str], name: str, default, kind):
+    text = env.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {text!r}") from None
+    if value <= 0:
+        raise ConfigError(f"{name} must be positive, not {text!r}")
+    return value
+
+
+def _flag(env: Mapping[str, str], name: str, *, default: bool) -> bool:
+    text = env.get(name, "").strip().lower()
+    if not text:
+        return default
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name} must be 1/0, true/false, yes/no or on/off, not {text!r}")

@@ -1,0 +1,66 @@
+"""Demo tables fed from the shoe simulator, so a fresh service has something to show."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+
+from api.store import Store
+from roads.simulator import deal_shoe
+
+log = logging.getLogger("roads.demo")
+
+DEMO_TABLES = (
+    ("demo-1", "Baccarat 1", "standard"),
+    ("demo-2", "Speed Baccarat A", "speed"),
+    ("demo-3", "No Commission Baccarat", "no_commission"),
+    ("demo-4", "Baccarat Squeeze", "standard"),
+)
+
+
+class DemoFeeder:
+    """Deals simulated shoes to the demo tables: a head start at once, then a round every few
+    seconds per table, and a new shoe when one ends."""
+
+    def __init__(self, store: Store, *, interval: float = 3.0, seed: int | None = None) -> None:
+        self.store = store
+        self.interval = interval
+        self.rng = random.Random(seed)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="demo-feeder", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        try:
+            shoes = {
+                table: self._new_shoe(table, name, variant) for table, name, variant in DEMO_TABLES
+            }
+            while not self._stop.wait(self.interval / len(DEMO_TABLES)):
+                table = self.rng.choice(list(shoes))
+                shoe_id, rounds, dealt = shoes[table]
+                if dealt == len(rounds):
+                    shoes[table] = self._new_shoe(table, None, None, head_start=0)
+                    continue
+                self.store.append(table, shoe_id, dealt + 1, rounds[dealt])
+                shoes[table] = (shoe_id, rounds, dealt + 1)
+        except Exception:  # a demo must never take the service down
+            log.exception("demo feeder stopped")
+
+    def _new_shoe(self, table, name, variant, *, head_start: int | None = None):
+        if name is not None:
+            self.store.put_table(table, name, variant)
+        seed = self.rng.getrandbits(32)
+        rounds = deal_shoe(seed)
+        shoe_id = f"shoe-{seed:08x}"
+        dealt = self.rng.randint(20, 60) if head_start is None else head_start
+        for number in range(1, dealt + 1):
+            self.store.append(table, shoe_id, number, rounds[number - 1])
+        return shoe_id, rounds, dealt

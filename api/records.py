@@ -1,0 +1,55 @@
+"""How a round is stored: a JSON record per round in the shoe's history list.
+
+The record keeps what the dealer reported (cards, or result and flags) plus what the service
+derived and when; :func:`round_of` turns it back into a :class:`roads.Round`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from roads import Round
+
+# What makes two reports of a round "the same round" (a dealer retry) or a different one.
+IDENTITY = (
+    "result",
+    "player_total",
+    "banker_total",
+    "player_pair",
+    "banker_pair",
+    "natural",
+    "player_cards",
+    "banker_cards",
+)
+
+
+def record_of(number: int, round: Round, version: int) -> dict[str, Any]:
+    """The stored record of round ``number``, written at shoe ``version``."""
+    return {"round": number, **round.as_dict(), "version": version}
+
+
+def round_of(record: dict[str, Any]) -> Round:
+    """The :class:`Round` a record describes (validated again, as any input)."""
+    if record.get("player_cards"):
+        round = Round.from_cards(record["player_cards"], record["banker_cards"])
+    else:
+        round = Round.from_result(
+            record["result"],
+            player_pair=record["player_pair"],
+            banker_pair=record["banker_pair"],
+            natural=record["natural"],
+            player_total=record["player_total"],
+            banker_total=record["banker_total"],
+        )
+    return round.voided() if record.get("void") else round
+
+
+def same_round(record: dict[str, Any], round: Round) -> bool:
+    """Whether ``round`` is the round the record holds (so a resend is an idempotent retry)."""
+    reported = round.as_dict()
+    return all(record.get(name) == reported[name] for name in IDENTITY)
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":"))

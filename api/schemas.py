@@ -1,0 +1,280 @@
+"""Request and response schemas (marshmallow 4), which also make the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from api.store import VARIANTS
+
+
+class StrictBoolean(fields.Boolean):
+    """Only JSON ``true``/``false``: ``0``, ``1`` and ``"true"`` are errors."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValidationError("Not a boolean (use true or false).")
+        return value
+
+
+class StrictInteger(fields.Integer):
+    """Only JSON integers: ``true``, ``1.0`` and ``"1"`` are errors."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("Not an integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+CARD = fields.String(validate=validate.Length(min=2, max=3), metadata={"example": "AS"})
+TOTAL = {"validate": validate.Range(min=0, max=9)}
+
+
+class ReportSchema(ma.Schema):
+    """A round as the dealer reports it: its cards, or its result with optional details."""
+
+    player = fields.List(
+        CARD,
+        validate=validate.Length(min=2, max=3),
+        metadata={"description": 'Player cards in deal order, e.g. ["AS", "9D", "2C"]'},
+    )
+    banker = fields.List(CARD, validate=validate.Length(min=2, max=3))
+    result = fields.String(validate=validate.OneOf(["B", "P", "T"]))
+    player_pair = StrictBoolean()
+    banker_pair = StrictBoolean()
+    natural = StrictBoolean()
+    player_total = StrictInteger(**TOTAL)
+    banker_total = StrictInteger(**TOTAL)
+
+    @validates_schema
+    def cards_or_result(self, data: dict[str, Any], **kwargs: Any) -> None:
+        has_cards = "player" in data or "banker" in data
+        details = {
+            "result",
+            "player_pair",
+            "banker_pair",
+            "natural",
+            "player_total",
+            "banker_total",
+        } & data.keys()
+        if has_cards and details:
+            raise ValidationError(
+                "send either the cards (player, banker) or the result with its details, not both"
+            )
+        if has_cards and not ("player" in data and "banker" in data):
+            raise ValidationError("send both hands: player and banker")
+        if not has_cards and "result" not in data:
+            raise ValidationError("send the cards (player, banker) or the result")
+
+
+class RoundInSchema(ReportSchema):
+    round = StrictInteger(
+        required=True,
+        validate=validate.Range(min=1, max=4096),
+        metadata={"description": "The round's number in the shoe: 1 for a new shoe, then n+1."},
+    )
+
+
+class CorrectionSchema(ReportSchema):
+    round = StrictInteger(
+        validate=validate.Range(min=1, max=4096),
+        metadata={"description": "Optional; must equal the round number of the path."},
+    )
+
+
+class TableInSchema(ma.Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    variant = fields.String(load_default="standard", validate=validate.OneOf(VARIANTS))
+
+
+class RoadsQuerySchema(ma.Schema):
+    ask = fields.String(
+        validate=validate.OneOf(["B", "P"]),
+        metadata={
+            "description": "Preview the roads as if this result came next (nothing is stored)."
+        },
+    )
+    tail = fields.String(
+        load_default="stay",
+        validate=validate.OneOf(["stay", "drop"]),
+        metadata={"description": "Dragon-tail convention of the grids."},
+    )
+
+
+# -- responses ---------------------------------------------------------------------------------
+
+
+class RoundRecordSchema(ma.Schema):
+    round = fields.Integer(required=True)
+    result = fields.String(required=True, validate=validate.OneOf(["B", "P", "T"]))
+    player_total = fields.Integer(allow_none=True, required=True)
+    banker_total = fields.Integer(allow_none=True, required=True)
+    player_pair = fields.Boolean(required=True)
+    banker_pair = fields.Boolean(required=True)
+    natural = fields.Boolean(required=True)
+    player_cards = fields.List(fields.String(), allow_none=True, required=True)
+    banker_cards = fields.List(fields.String(), allow_none=True, required=True)
+    player_perfect_pair = fields.Boolean(required=True)
+    banker_perfect_pair = fields.Boolean(required=True)
+    banker_six = fields.Boolean(required=True)
+    void = fields.Boolean(required=True)
+    version = fields.Integer(
+        required=True, metadata={"description": "Shoe version it was written at."}
+    )
+
+
+class WriteResultSchema(ma.Schema):
+    table = fields.String(required=True)
+    shoe = fields.String(required=True)
+    version = fields.Integer(required=True)
+    round = fields.Nested(RoundRecordSchema, required=True)
+
+
+class HistorySchema(ma.Schema):
+    table = fields.String(required=True)
+    shoe = fields.String(required=True)
+    version = fields.Integer(required=True)
+    rounds = fields.List(fields.Nested(RoundRecordSchema), required=True)
+
+
+class TableSchema(ma.Schema):
+    table = fields.String(required=True)
+    name = fields.String(required=True)
+    variant = fields.String(required=True)
+    current_shoe = fields.String(allow_none=True, required=True)
+    version = fields.Integer(required=True)
+    rounds = fields.Integer(
+        required=True, metadata={"description": "Rounds reported, void included."}
+    )
+    rounds_played = fields.Integer(required=True)
+    void_rounds = fields.Integer(required=True)
+    shoes = fields.List(fields.String(), required=True)
+    meta_version = fields.Integer(required=True)
+
+
+class CellSchema(ma.Schema):
+    col = fields.Integer(required=True)
+    row = fields.Integer(required=True)
+
+
+class BeadSchema(CellSchema):
+    round = fields.Integer(required=True)
+    result = fields.String(required=True)
+    player_pair = fields.Boolean(required=True)
+    banker_pair = fields.Boolean(required=True)
+    natural = fields.Boolean(required=True)
+    winning_total = fields.Integer(allow_none=True, required=True)
+    player_total = fields.Integer(allow_none=True, required=True)
+    banker_total = fields.Integer(allow_none=True, required=True)
+
+
+class BigRoadCellSchema(CellSchema):
+    round = fields.Integer(required=True)
+    result = fields.String(required=True)
+    ties = fields.Integer(required=True)
+    player_pair = fields.Boolean(required=True)
+    banker_pair = fields.Boolean(required=True)
+    natural = fields.Boolean(required=True)
+
+
+class BigRoadSchema(ma.Schema):
+    leading_ties = fields.Integer(required=True)
+    columns = fields.List(fields.List(fields.Nested(BigRoadCellSchema)), required=True)
+
+
+class MarkSchema(CellSchema):
+    color = fields.String(required=True, validate=validate.OneOf(["red", "blue"]))
+
+
+class DerivedRoadSchema(ma.Schema):
+    marks = fields.List(fields.String(validate=validate.OneOf(["red", "blue"])), required=True)
+    columns = fields.List(fields.List(fields.Nested(MarkSchema)), required=True)
+
+
+MARK = {"allow_none": True, "required": True}
+
+
+class ProbeMarksSchema(ma.Schema):
+    big_eye_boy = fields.String(**MARK)
+    small_road = fields.String(**MARK)
+    cockroach_road = fields.String(**MARK)
+
+
+class ProbeSchema(ma.Schema):
+    B = fields.Nested(ProbeMarksSchema, required=True)
+    P = fields.Nested(ProbeMarksSchema, required=True)
+
+
+class StreakSchema(ma.Schema):
+    side = fields.String(allow_none=True, required=True)
+    length = fields.Integer(required=True)
+
+
+class RoadStreaksSchema(ma.Schema):
+    current = fields.Nested(StreakSchema, required=True)
+    longest = fields.Nested(StreakSchema, required=True)
+
+
+class StreaksSchema(ma.Schema):
+    big_road = fields.Nested(RoadStreaksSchema, required=True)
+    big_eye_boy = fields.Nested(RoadStreaksSchema, required=True)
+    small_road = fields.Nested(RoadStreaksSchema, required=True)
+    cockroach_road = fields.Nested(RoadStreaksSchema, required=True)
+
+
+class StatsSchema(ma.Schema):
+    rounds = fields.Integer(required=True)
+    void_rounds = fields.Integer(required=True)
+    counts = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    percentages = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
+    longest_streak = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    dragons = fields.Integer(required=True)
+
+
+class ShoeRefSchema(ma.Schema):
+    table = fields.String(required=True)
+    shoe = fields.String(required=True)
+    version = fields.Integer(required=True)
+
+
+class RoadsSchema(ShoeRefSchema):
+    rounds = fields.Integer(required=True)
+    bead_plate = fields.List(fields.Nested(BeadSchema), required=True)
+    big_road = fields.Nested(BigRoadSchema, required=True)
+    big_eye_boy = fields.Nested(DerivedRoadSchema, required=True)
+    small_road = fields.Nested(DerivedRoadSchema, required=True)
+    cockroach_road = fields.Nested(DerivedRoadSchema, required=True)
+    probe = fields.Nested(ProbeSchema, required=True)
+    streaks = fields.Nested(StreaksSchema, required=True)
+    stats = fields.Nested(StatsSchema, required=True)
+    ask = fields.String(metadata={"description": "Present on a preview: the result assumed next."})
+
+
+class StatsResponseSchema(ShoeRefSchema):
+    stats = fields.Nested(StatsSchema, required=True)
+    streaks = fields.Nested(StreaksSchema, required=True)
+
+
+class ProbeResponseSchema(ShoeRefSchema):
+    probe = fields.Nested(ProbeSchema, required=True)
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String(required=True)
+
+
+class ErrorSchema(ma.Schema):
+    """Every 4xx and 5xx answer."""
+
+    code = fields.Integer(required=True)
+    status = fields.String(required=True)
+    message = fields.String()
+    errors = fields.Dict()
+    expected_round = fields.Integer(
+        metadata={"description": "On 409: the round the shoe expects next."}
+    )

@@ -1,0 +1,329 @@
+"""Redis storage: rounds are the source of truth, scorecard states and responses are caches.
+
+Keys of one table all carry the hash tag ``{t:TABLE}`` so the service runs unchanged on Redis
+Cluster (every script touches one slot):
+
+- ``{t:T}:meta``: hash of the table's ``name``, ``variant``, ``current`` shoe and ``mver``
+  (metadata version);
+- ``{t:T}:shoes``: list of the table's shoe ids, oldest first;
+- ``{t:T}:shoe:S``: hash of the shoe's ``version`` (bumped by every change), ``rounds`` reported
+  and ``void`` count;
+- ``{t:T}:shoe:S:rounds``: list of round records (JSON), round n at index n-1 (no TTL: durable);
+- ``{t:T}:shoe:S:state``: cached scorecard state, ``b"VERSION:" + bytes`` (with a TTL);
+- ``{t:T}:shoe:S:cache:NAME``: cached response, ``b"VERSION:" + bytes`` (with a TTL).
+
+Caches carry the version they were built at in their value and are used only when it equals the
+shoe's version, so a reader never sees a mix of old rounds and a new scorecard, and anything
+evicted or flushed is rebuilt from the rounds on the next read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from api.config import Settings
+from api.records import dumps, record_of, round_of, same_round
+from api.scripts import APPEND_ROUND, REPLACE_ROUND, STORE_STATE
+from roads import Round, Scorecard
+
+VARIANTS = ("standard", "no_commission", "speed")
+# Optimistic writes retry this often when other writers keep winning; then 503.
+MAX_ATTEMPTS = 8
+
+
+class Conflict(Exception):
+    """The write does not fit the shoe as it is (409)."""
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class NotFound(Exception):
+    """No such table, shoe or round (404)."""
+
+
+class Contended(Exception):
+    """Other writers kept changing the shoe while this write was computed (503, retry)."""
+
+
+@dataclass(frozen=True)
+class ShoeKeys:
+    meta: str
+    shoes: str
+    info: str
+    rounds: str
+    state: str
+    cache_prefix: str
+
+    @classmethod
+    def of(cls, table: str, shoe: str) -> ShoeKeys:
+        tag = f"{{t:{table}}}"
+        base = f"{tag}:shoe:{shoe}"
+        return cls(
+            meta=f"{tag}:meta",
+            shoes=f"{tag}:shoes",
+            info=base,
+            rounds=f"{base}:rounds",
+            state=f"{base}:state",
+            cache_prefix=f"{base}:cache:",
+        )
+
+
+def connect(settings: Settings) -> redis.Redis:
+    """A client for the configured Redis, with short timeouts so an outage answers fast."""
+    return redis.Redis.from_url(
+        settings.redis_url,
+        socket_timeout=settings.redis_timeout,
+        socket_connect_timeout=settings.redis_timeout,
+        health_check_interval=30,
+    )
+
+
+class Store:
+    """The service's view of Redis. One per process; the client is made on first use, so a
+    gunicorn master that preloads the app never shares a connection pool with its workers."""
+
+    def __init__(self, settings: Settings, factory: Callable[[], redis.Redis]) -> None:
+        self.settings = settings
+        self._factory = factory
+        self._client: redis.Redis | None = None
+        self._pid = 0
+
+    @property
+    def client(self) -> redis.Redis:
+        if self._client is None or self._pid != os.getpid():
+            client = self._factory()
+            self._append = client.register_script(APPEND_ROUND)
+            self._replace = client.register_script(REPLACE_ROUND)
+            self._store_state = client.register_script(STORE_STATE)
+            self._client, self._pid = client, os.getpid()
+        return self._client
+
+    def ping(self) -> bool:
+        return bool(self.client.ping())
+
+    # -- tables -----------------------------------------------------------------------------
+
+    def put_table(self, table: str, name: str, variant: str) -> None:
+        meta = ShoeKeys.of(table, "-").meta
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(meta, mapping={"name": name, "variant": variant})
+        pipe.hincrby(meta, "mver", 1)
+        pipe.execute()
+
+    def table(self, table: str) -> dict[str, Any] | None:
+        """The table's metadata and its current shoe's version and counts, or ``None``."""
+        keys = ShoeKeys.of(table, "-")
+        meta = {k.decode(): v.decode() for k, v in self.client.hgetall(keys.meta).items()}
+        if not meta:
+            return None
+        current = meta.get("current")
+        version = rounds = void = 0
+        shoes: list[str] = []
+        if current is not None:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.hmget(ShoeKeys.of(table, current).info, "version", "rounds", "void")
+            pipe.lrange(keys.shoes, 0, -1)
+            (version, rounds, void), shoe_ids = pipe.execute()
+            version, rounds, void = (int(v or 0) for v in (version, rounds, void))
+            shoes = [s.decode() for s in shoe_ids]
+        return {
+            "table": table,
+            "name": meta.get("name", table),
+            "variant": meta.get("variant", "standard"),
+            "current_shoe": current,
+            "version": version,
+            "rounds": rounds,
+            "rounds_played": rounds - void,
+            "void_rounds": void,
+            "shoes": shoes,
+            "meta_version": int(meta.get("mver", 0)),
+        }
+
+    def current_shoe(self, table: str) -> str | None:
+        current = self.client.hget(ShoeKeys.of(table, "-").meta, "current")
+        return current.decode() if current is not None else None
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def append(self, table: str, shoe: str, number: int, round: Round) -> tuple[bool, dict, int]:
+        """Store round ``number`` of the shoe. Returns (created, record, version): created is
+        false for the identical round sent again (an idempotent retry)."""
+        keys = ShoeKeys.of(table, shoe)
+        for _ in range(MAX_ATTEMPTS):
+            pipe = self.client.pipeline(transaction=True)
+            pipe.hget(keys.meta, "current")
+            pipe.hget(keys.info, "version")
+            pipe.llen(keys.rounds)
+            pipe.get(keys.state)
+            current, version, count, state = pipe.execute()
+            version = int(version or 0)
+            if number <= count:
+                stored = self.client.lindex(keys.rounds, number - 1)
+                if stored is not None:
+                    record = json.loads(stored)
+                    if same_round(record, round):
+                        return False, record, record["version"]
+                    raise Conflict(
+                        f"round {number} of shoe {shoe} is already stored with a different "
+                        "result; correct it with PUT .../rounds/{n}",
+                        expected_round=count + 1,
+                    )
+            if number != count + 1:
+                raise Conflict(
+                    f"round {number} is not the next round of shoe {shoe}",
+                    expected_round=count + 1,
+                )
+            if count and current is not None and current.decode() != shoe:
+                raise Conflict(_closed(shoe, current.decode()), expected_round=count + 1)
+            scorecard = self._scorecard_at(keys, version, state)
+            if scorecard is None:
+                continue  # the shoe moved on while we read it
+            scorecard.add(round)
+            record = record_of(number, round, version + 1)
+            done, new_version, _ = self._append(
+                keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes],
+                args=[
+                    shoe,
+                    version,
+                    count,
+                    dumps(record),
+                    scorecard.to_bytes(),
+                    self.settings.state_ttl,
+                ],
+            )
+            if done == 1:
+                return True, record, int(new_version)
+            if done == -1:
+                current = self.current_shoe(table)
+                raise Conflict(_closed(shoe, current or "?"), expected_round=count + 1)
+        raise Contended(f"shoe {shoe} is changing too fast; retry")
+
+    def replace(self, table: str, shoe: str, number: int, round: Round) -> tuple[bool, dict, int]:
+        """Correct round ``number``. Returns (changed, record, version)."""
+        return self._rewrite(table, shoe, number, lambda old: round, void=False)
+
+    def void(self, table: str, shoe: str, number: int) -> tuple[bool, dict, int]:
+        """Cancel round ``number``: it stays in the history, marked, and leaves every road."""
+        return self._rewrite(table, shoe, number, lambda old: old.voided(), void=True)
+
+    def _rewrite(
+        self, table: str, shoe: str, number: int, change: Callable[[Round], Round], *, void: bool
+    ) -> tuple[bool, dict, int]:
+        keys = ShoeKeys.of(table, shoe)
+        for _ in range(MAX_ATTEMPTS):
+            version, records = self._records(keys)
+            if version is None:
+                raise NotFound(f"table {table} has no shoe {shoe}")
+            if not 1 <= number <= len(records):
+                raise NotFound(f"shoe {shoe} has no round {number} (it has {len(records)})")
+            old = records[number - 1]
+            if old["void"]:
+                if void:
+                    return False, old, version
+                raise Conflict(f"round {number} of shoe {shoe} is void and cannot be corrected")
+            rounds = [round_of(record) for record in records]
+            new = change(rounds[number - 1])
+            if not void and same_round(old, new):
+                return False, old, version
+            rounds[number - 1] = new
+            scorecard = Scorecard.from_rounds(rounds)
+            record = record_of(number, new, version + 1)
+            done, new_version = self._replace(
+                keys=[keys.info, keys.rounds, keys.state],
+                args=[
+                    version,
+                    number - 1,
+                    dumps(record),
+                    scorecard.to_bytes(),
+                    self.settings.state_ttl,
+                    int(void),
+                ],
+            )
+            if done == 1:
+                return True, record, int(new_version)
+        raise Contended(f"shoe {shoe} is changing too fast; retry")
+
+    # -- reads ------------------------------------------------------------------------------
+
+    def history(self, table: str, shoe: str) -> tuple[int, list[dict]]:
+        version, records = self._records(ShoeKeys.of(table, shoe))
+        if version is None:
+            raise NotFound(f"table {table} has no shoe {shoe}")
+        return version, records
+
+    def cached(self, table: str, shoe: str, name: str) -> tuple[int, bytes | None]:
+        """The shoe's version and the cached response ``name`` if it was built at that version.
+        Raises :class:`NotFound` for an unknown shoe."""
+        keys = ShoeKeys.of(table, shoe)
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hget(keys.info, "version")
+        pipe.get(keys.cache_prefix + name)
+        version, cached = pipe.execute()
+        if version is None:
+            raise NotFound(f"table {table} has no shoe {shoe}")
+        return int(version), _at_version(cached, int(version))
+
+    def put_cached(self, table: str, shoe: str, name: str, version: int, body: bytes) -> None:
+        key = ShoeKeys.of(table, shoe).cache_prefix + name
+        self.client.set(key, b"%d:%s" % (version, body), ex=self.settings.cache_ttl)
+
+    def scorecard(self, table: str, shoe: str) -> tuple[int, Scorecard]:
+        """The shoe's current version and scorecard, from the cached state or rebuilt from the
+        rounds (and cached again) when the state is missing or older."""
+        keys = ShoeKeys.of(table, shoe)
+        for _ in range(MAX_ATTEMPTS):
+            pipe = self.client.pipeline(transaction=True)
+            pipe.hget(keys.info, "version")
+            pipe.get(keys.state)
+            version, state = pipe.execute()
+            if version is None:
+                raise NotFound(f"table {table} has no shoe {shoe}")
+            scorecard = self._scorecard_at(keys, int(version), state)
+            if scorecard is not None:
+                return int(version), scorecard
+        raise Contended(f"shoe {shoe} is changing too fast; retry")
+
+    def _scorecard_at(self, keys: ShoeKeys, version: int, state: bytes | None) -> Scorecard | None:
+        """The scorecard at ``version``: the cached state if it is of that version, else rebuilt
+        from the rounds; ``None`` if the shoe is no longer at that version."""
+        cached = _at_version(state, version)
+        if cached is not None:
+            return Scorecard.from_bytes(cached)
+        current, records = self._records(keys)
+        if (current or 0) != version:
+            return None
+        scorecard = Scorecard.from_rounds([round_of(record) for record in records])
+        if records:
+            self._store_state(
+                keys=[keys.info, keys.state],
+                args=[version, scorecard.to_bytes(), self.settings.state_ttl],
+            )
+        return scorecard
+
+    def _records(self, keys: ShoeKeys) -> tuple[int | None, list[dict]]:
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hget(keys.info, "version")
+        pipe.lrange(keys.rounds, 0, -1)
+        version, records = pipe.execute()
+        return (int(version) if version is not None else None), [json.loads(r) for r in records]
+
+
+def _at_version(value: bytes | None, version: int) -> bytes | None:
+    """The payload of a ``b"VERSION:payload"`` cache value if it was built at ``version``."""
+    if value is None:
+        return None
+    stamp, _, payload = value.partition(b":")
+    return payload if stamp == b"%d" % version else None
+
+
+def _closed(shoe: str, current: str) -> str:
+    return f"shoe {shoe} is closed: the table's current shoe is {current}"

@@ -1,0 +1,1 @@
+"""The HTTP endpoints, one blueprint per group."""

@@ -1,0 +1,72 @@
+"""What the views share: the store, ETags, and JSON answers that may come from the cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from flask import Response, current_app, request
+from werkzeug.routing import BaseConverter
+
+from api.store import Store
+from roads import Scorecard
+
+ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+
+
+class IdConverter(BaseConverter):
+    """Table and shoe ids: ``^[A-Za-z0-9_-]{1,64}$``; anything else is not a route (404), so no
+    key is ever built from raw input."""
+
+    regex = ID_PATTERN
+
+
+def store() -> Store:
+    return current_app.extensions["roads.store"]
+
+
+def etag_of(*parts: object) -> str:
+    """A strong ETag value for a representation identified by ``parts`` (table, shoe, version,
+    what is shown)."""
+    return hashlib.sha1("\x1f".join(map(str, parts)).encode()).hexdigest()[:24]
+
+
+def not_modified(etag: str) -> Response | None:
+    """A 304 when the client already holds this representation."""
+    if etag in request.if_none_match:
+        response = Response(status=304)
+        response.set_etag(etag)
+        return response
+    return None
+
+
+def json_response(body: bytes, etag: str) -> Response:
+    response = Response(body, mimetype="application/json")
+    response.set_etag(etag)
+    # Clients may keep it but must ask again (cheaply, with If-None-Match) before using it.
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def dumps(payload: Any) -> bytes:
+    return json.dumps(payload, separators=(",", ":")).encode()
+
+
+def shoe_answer(
+    table: str, shoe: str, name: str, build: Callable[[Scorecard], dict[str, Any]]
+) -> Response:
+    """Answer a read of one shoe: 304 if the client is current, the cached body if it was built
+    at the shoe's version, else build it from the scorecard and cache it."""
+    version, cached = store().cached(table, shoe, name)
+    etag = etag_of(table, shoe, version, name)
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    if cached is not None:
+        return json_response(cached, etag)
+    version, scorecard = store().scorecard(table, shoe)
+    body = dumps({"table": table, "shoe": shoe, "version": version, **build(scorecard)})
+    store().put_cached(table, shoe, name, version, body)
+    return json_response(body, etag_of(table, shoe, version, name))

@@ -1,0 +1,87 @@
+"""Ingest (dealer and game servers) and the round history."""
+
+from typing import Any
+
+from flask_smorest import Blueprint, abort
+
+from api.auth import SECURITY, require_ingest_key
+from api.schemas import CorrectionSchema, HistorySchema, RoundInSchema, WriteResultSchema
+from api.views.common import dumps, etag_of, json_response, not_modified, store
+from roads import Round
+
+blp = Blueprint("rounds", __name__, description="Reporting rounds, and each shoe's history.")
+
+SHOE = "/v1/tables/<id:table>/shoes/<id:shoe>"
+
+
+def round_of_report(report: dict[str, Any]) -> Round:
+    """The :class:`Round` a validated report describes (the rules are checked here)."""
+    if "player" in report:
+        return Round.from_cards(report["player"], report["banker"])
+    return Round.from_result(
+        report["result"],
+        player_pair=report.get("player_pair", False),
+        banker_pair=report.get("banker_pair", False),
+        natural=report.get("natural", False),
+        player_total=report.get("player_total"),
+        banker_total=report.get("banker_total"),
+    )
+
+
+def written(table: str, shoe: str, changed: bool, record: dict, version: int, status: int):
+    answer = {"table": table, "shoe": shoe, "version": version, "round": record}
+    return answer, status if changed else 200
+
+
+@blp.route(f"{SHOE}/rounds", methods=["POST"])
+@require_ingest_key
+@blp.arguments(RoundInSchema, error_status_code=400)
+@blp.response(201, WriteResultSchema, description="Stored; the shoe's new version.")
+@blp.alt_response(200, schema=WriteResultSchema, description="The identical round again.")
+@blp.doc(security=SECURITY)
+def post_round(report, table, shoe):
+    """Report the next round of a shoe, with its cards or its result.
+
+    ``round`` must be the shoe's next round (1 starts a new shoe, which becomes the table's
+    current shoe and closes the previous one). The identical round sent again is a safe retry
+    (200, same version); a different one, or a gap, is 409 with ``expected_round``.
+    """
+    round = round_of_report(report)
+    created, record, version = store().append(table, shoe, report["round"], round)
+    return written(table, shoe, created, record, version, 201)
+
+
+@blp.route(f"{SHOE}/rounds/<int:number>", methods=["PUT"])
+@require_ingest_key
+@blp.arguments(CorrectionSchema, error_status_code=400)
+@blp.response(200, WriteResultSchema)
+@blp.doc(security=SECURITY)
+def put_round(report, table, shoe, number):
+    """Correct round ``number`` (a dealer error fixed after the fact); the roads are rebuilt."""
+    if report.get("round", number) != number:
+        abort(400, message=f"the body's round {report['round']} is not the path's round {number}")
+    _, record, version = store().replace(table, shoe, number, round_of_report(report))
+    return written(table, shoe, True, record, version, 200)
+
+
+@blp.route(f"{SHOE}/rounds/<int:number>/void", methods=["POST"])
+@require_ingest_key
+@blp.response(200, WriteResultSchema)
+@blp.doc(security=SECURITY)
+def void_round(table, shoe, number):
+    """Cancel round ``number``: it stays in the history, marked void, and leaves every road."""
+    _, record, version = store().void(table, shoe, number)
+    return written(table, shoe, True, record, version, 200)
+
+
+@blp.route(f"{SHOE}/rounds", methods=["GET"])
+@blp.response(200, HistorySchema)
+def get_rounds(table, shoe):
+    """Every round of the shoe in order, void rounds included and marked."""
+    version, records = store().history(table, shoe)
+    etag = etag_of(table, shoe, version, "rounds")
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    body = {"table": table, "shoe": shoe, "version": version, "rounds": records}
+    return json_response(dumps(body), etag)

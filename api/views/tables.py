@@ -1,0 +1,34 @@
+"""Table metadata."""
+
+from flask_smorest import Blueprint, abort
+
+from api.auth import SECURITY, require_ingest_key
+from api.schemas import TableInSchema, TableSchema
+from api.views.common import dumps, etag_of, json_response, not_modified, store
+
+blp = Blueprint("tables", __name__, description="Tables: name, variant, current shoe.")
+
+
+@blp.route("/v1/tables/<id:table>", methods=["PUT"])
+@require_ingest_key
+@blp.arguments(TableInSchema, error_status_code=400)
+@blp.response(200, TableSchema)
+@blp.doc(security=SECURITY)
+def put_table(body, table):
+    """Set a table's display name and variant (``standard``, ``no_commission``, ``speed``)."""
+    store().put_table(table, body["name"], body["variant"])
+    return store().table(table)
+
+
+@blp.route("/v1/tables/<id:table>", methods=["GET"])
+@blp.response(200, TableSchema)
+def get_table(table):
+    """A table's metadata, current shoe, that shoe's version and rounds played."""
+    info = store().table(table)
+    if info is None:
+        abort(404, message=f"no table {table}")
+    etag = etag_of(table, info["current_shoe"], info["version"], info["meta_version"], "table")
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    return json_response(dumps(info), etag)

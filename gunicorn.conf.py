@@ -1,0 +1,30 @@
+"""gunicorn settings for the roads service (read by ``gunicorn -c gunicorn.conf.py wsgi:app``).
+
+Every value can be overridden from the environment (``ROADS_BIND``, ``ROADS_WORKERS``,
+``ROADS_THREADS``). With no ``REDIS_URL`` the service runs on an embedded in-process Redis, which
+only one process can share: one worker then.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("ROADS_BIND", "127.0.0.1:8000")
+worker_class = "gthread"
+threads = int(os.environ.get("ROADS_THREADS", "8"))
+_embedded = not (os.environ.get("REDIS_URL") or os.environ.get("ROADS_REDIS_URL"))
+workers = 1 if _embedded else int(os.environ.get("ROADS_WORKERS", multiprocessing.cpu_count()))
+# Import the app (and everything it imports) once in the master; workers fork from it. Redis
+# connection pools are made lazily in each worker, never shared across the fork.
+preload_app = True
+timeout = 30
+graceful_timeout = 10
+keepalive = 5
+accesslog = os.environ.get("ROADS_ACCESS_LOG") or None
+errorlog = "-"
+
+
+def post_worker_init(worker):
+    """Start the demo feeder inside the worker (threads do not survive the fork)."""
+    demo = worker.wsgi.extensions.get("roads.demo")
+    if demo is not None:
+        demo.start()

@@ -1,0 +1,24 @@
+"""Shortcuts for the API tests."""
+
+from __future__ import annotations
+
+from .conftest import AUTH
+
+
+def post_round(client, number, table="t1", shoe="s1", headers=AUTH, **body):
+    return client.post(
+        f"/v1/tables/{table}/shoes/{shoe}/rounds", json={"round": number, **body}, headers=headers
+    )
+
+
+def feed(client, results, table="t1", shoe="s1"):
+    """Post bare results ``"BPT..."`` as rounds 1..n; every answer must be 201."""
+    for number, result in enumerate(results, start=1):
+        answer = post_round(client, number, table, shoe, result=result)
+        assert answer.status_code == 201, answer.json
+
+
+def roads(client, table="t1", shoe="s1", query=""):
+    answer = client.get(f"/v1/tables/{table}/shoes/{shoe}/roads{query}")
+    assert answer.status_code == 200, answer.json
+    return answer.json

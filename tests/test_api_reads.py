@@ -1,0 +1,139 @@
+"""Reads: the roads, statistics, probe and history, ETags, previews and rebuilding caches."""
+
+import pytest
+
+from roads import Scorecard
+
+from .api_helpers import feed, post_round, roads
+from .conftest import AUTH
+
+
+def test_current_shoe_and_named_shoe_agree(client):
+    feed(client, "BPPBBBPT")
+    named = roads(client)
+    current = client.get("/v1/tables/t1/roads").json
+    assert named == current
+    assert named["probe"] == Scorecard.from_rounds("BPPBBBPT").probe()
+
+
+def test_stats_and_probe_alone(client):
+    feed(client, "BBBPPT")
+    expected = Scorecard.from_rounds("BBBPPT")
+    for path in ("/v1/tables/t1/stats", "/v1/tables/t1/shoes/s1/stats"):
+        answer = client.get(path).json
+        assert answer["stats"] == expected.stats() and answer["streaks"] == expected.streaks()
+        assert answer["version"] == 6
+    for path in ("/v1/tables/t1/probe", "/v1/tables/t1/shoes/s1/probe"):
+        assert client.get(path).json["probe"] == expected.probe()
+
+
+def test_ask_previews_without_storing(client):
+    feed(client, "BPPBBBP")
+    for side in "BP":
+        preview = roads(client, query=f"?ask={side}")
+        expected = Scorecard.from_rounds("BPPBBBP").preview(side).as_dict()
+        assert preview["ask"] == side
+        assert preview["big_eye_boy"] == expected["big_eye_boy"]
+        assert preview["bead_plate"] == expected["bead_plate"]
+    assert len(roads(client)["bead_plate"]) == 7
+    assert client.get("/v1/tables/t1").json["version"] == 7
+
+
+def test_tail_drop(client):
+    results = "B" * 8 + "P" * 8
+    feed(client, results)
+    served = roads(client, query="?tail=drop")["big_road"]
+    assert served == Scorecard.from_rounds(results, tail="drop").as_dict()["big_road"]
+    assert served != roads(client)["big_road"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v1/tables/t1/roads",
+        "/v1/tables/t1/shoes/s1/roads?ask=B",
+        "/v1/tables/t1/shoes/s1/stats",
+        "/v1/tables/t1/probe",
+        "/v1/tables/t1/shoes/s1/rounds",
+        "/v1/tables/t1",
+    ],
+)
+def test_etag_and_304(client, path):
+    feed(client, "BP")
+    first = client.get(path)
+    etag = first.headers["ETag"]
+    again = client.get(path, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["ETag"] == etag and not again.data
+    post_round(client, 3, result="B")
+    changed = client.get(path, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_history_lists_every_round(client):
+    feed(client, "BPT")
+    history = client.get("/v1/tables/t1/shoes/s1/rounds").json
+    assert [r["result"] for r in history["rounds"]] == ["B", "P", "T"]
+    assert [r["round"] for r in history["rounds"]] == [1, 2, 3]
+    assert history["version"] == 3
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v1/tables/none/roads",
+        "/v1/tables/t1/shoes/none/roads",
+        "/v1/tables/t1/shoes/none/rounds",
+        "/v1/tables/t1/shoes/none/stats",
+        "/v1/tables/none/probe",
+        "/v1/tables/bad.id/roads",
+        "/v1/tables/" + "x" * 65 + "/roads",
+        "/v1/tables/t1/shoes/s%201/roads",
+        "/v1/nothing",
+    ],
+)
+def test_unknown_things_are_404_json(client, path):
+    feed(client, "B")
+    answer = client.get(path)
+    assert answer.status_code == 404
+    assert answer.json["code"] == 404 and answer.json["message"]
+
+
+def test_wrong_method_is_405_with_allow(client):
+    answer = client.delete("/v1/tables/t1/roads")
+    assert answer.status_code == 405
+    assert "GET" in answer.headers["Allow"] and answer.json["code"] == 405
+
+
+def test_reads_rebuild_when_every_cache_is_gone(client, redis_client):
+    feed(client, "BPPBBBPTB")
+    before = {
+        path: client.get(path).json
+        for path in ("/v1/tables/t1/roads", "/v1/tables/t1/stats", "/v1/tables/t1/probe")
+    }
+    caches = redis_client.keys("*:state") + redis_client.keys("*:cache:*")
+    assert caches
+    redis_client.delete(*caches)
+    for path, answer in before.items():
+        assert client.get(path).json == answer
+    # Ingest also resumes from the rounds when the state is gone.
+    redis_client.delete(*redis_client.keys("*:state"))
+    assert post_round(client, 10, result="P").status_code == 201
+    assert roads(client)["big_road"] == Scorecard.from_rounds("BPPBBBPTBP").as_dict()["big_road"]
+
+
+def test_a_stale_cache_is_never_served(client, redis_client):
+    feed(client, "BP")
+    roads(client)
+    state_key = redis_client.keys("*:state")[0]
+    old_state = redis_client.get(state_key)
+    post_round(client, 3, result="B")
+    # Put the older state back, as a racing writer of an older version might: it is ignored.
+    redis_client.set(state_key, old_state)
+    assert len(roads(client)["bead_plate"]) == 3
+    assert post_round(client, 4, result="P").status_code == 201
+    assert len(roads(client)["bead_plate"]) == 4
+
+
+def test_ingest_answers_are_json_with_location_of_truth(client):
+    answer = post_round(client, 1, result="B", headers=AUTH)
+    assert answer.content_type == "application/json"

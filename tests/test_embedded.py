@@ -1,0 +1,57 @@
+"""The embedded default of the demo command: fakeredis in-process, demo tables fed by the
+simulator. (The only tests that use fakeredis; every other test talks to a real Redis.)"""
+
+import time
+
+from api import create_app
+from api.config import Settings
+from api.demo import DEMO_TABLES
+from roads import Scorecard
+
+from .api_helpers import feed, roads
+from .conftest import KEY
+
+
+def embedded_app(**overrides):
+    return create_app(Settings(redis_url=None, ingest_keys=(KEY,), **overrides))
+
+
+def test_embedded_store_runs_the_whole_api():
+    client = embedded_app(demo=False).test_client()
+    feed(client, "BPPBBBP")  # the Lua scripts run on fakeredis's Lua
+    assert roads(client)["big_eye_boy"] == Scorecard.from_rounds("BPPBBBP").as_dict()["big_eye_boy"]
+    assert client.get("/readyz").status_code == 200
+
+
+def test_demo_tables_fill_up_and_keep_dealing():
+    app = embedded_app(demo=True)
+    demo = app.extensions["roads.demo"]
+    demo.interval = 0.05
+    demo.start()
+    client = app.test_client()
+
+    def versions():
+        answers = [client.get(f"/v1/tables/{table}") for table, _, _ in DEMO_TABLES]
+        return [a.json["version"] if a.status_code == 200 else 0 for a in answers]
+
+    try:
+        deadline = time.monotonic() + 20
+        while min(versions()) < 20:
+            assert time.monotonic() < deadline, versions()
+            time.sleep(0.1)
+        before = sum(versions())
+        deadline = time.monotonic() + 20
+        while sum(versions()) <= before:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert client.get("/v1/tables/demo-1/roads").json["rounds"] >= 20
+    finally:
+        demo.stop()
+
+
+def test_settings_from_environment():
+    settings = Settings.from_env({"REDIS_URL": "redis://h:1/0", "ROADS_INGEST_KEYS": " a, b ,,"})
+    assert settings.redis_url == "redis://h:1/0" and settings.ingest_keys == ("a", "b")
+    assert not settings.embedded and not settings.demo
+    assert Settings.from_env({}).embedded and Settings.from_env({}).demo
+    assert Settings.from_env({"ROADS_REDIS_URL": "redis://x/1"}).redis_url == "redis://x/1"
