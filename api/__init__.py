@@ -11,7 +11,7 @@ from api.config import Settings
 from api.demo import DemoFeeder
 from api.errors import RoadsApi
 from api.store import Store, connect
-from api.views import health, rounds, tables
+from api.views import health, images, rounds, tables
 from api.views import roads as roads_views
 from api.views.common import ID_PATTERN, IdConverter
 
@@ -52,6 +52,6 @@ def create_app(settings: Settings | None = None) -> Flask:
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     )
     errors.register(app, api)
-    for blueprint in (health.blp, tables.blp, rounds.blp, roads_views.blp):
+    for blueprint in (health.blp, tables.blp, rounds.blp, roads_views.blp, images.blp):
         api.register_blueprint(blueprint)
     return app

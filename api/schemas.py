@@ -106,6 +106,28 @@ class RoadsQuerySchema(ma.Schema):
     )
 
 
+class ImageQuerySchema(ma.Schema):
+    cols = fields.Integer(
+        validate=validate.Range(min=1, max=120),
+        metadata={"description": "Grid columns shown; the view keeps the newest whole columns."},
+    )
+    theme = fields.String(load_default="light", validate=validate.OneOf(["light", "dark"]))
+    scale = fields.Float(
+        load_default=1.0,
+        validate=validate.Range(min=0.5, max=4),
+        metadata={"description": "Pixel size factor (a Big Road cell is 20 px at 1)."},
+    )
+    bead = fields.String(
+        load_default="letters",
+        validate=validate.OneOf(["letters", "totals"]),
+        metadata={"description": "Bead Plate shows B/P/T, or the winning total when known."},
+    )
+    ask = fields.String(
+        validate=validate.OneOf(["B", "P"]),
+        metadata={"description": "Draw the preview of this next result, new cells highlighted."},
+    )
+
+
 # -- responses ---------------------------------------------------------------------------------
 
 

@@ -29,7 +29,8 @@ import redis
 
 from api.config import Settings
 from api.records import dumps, record_of, round_of, same_round
-from api.scripts import APPEND_ROUND, REPLACE_ROUND, STORE_STATE
+from api.scripts import APPEND_ROUND, READ_CACHED, REPLACE_ROUND, STORE_STATE
+from api.versions import CHANNEL, SEPARATOR, VersionWatch
 from roads import Round, Scorecard
 
 VARIANTS = ("standard", "no_commission", "speed")
@@ -96,6 +97,7 @@ class Store:
         self._factory = factory
         self._client: redis.Redis | None = None
         self._pid = 0
+        self.versions = VersionWatch(factory)
 
     @property
     def client(self) -> redis.Redis:
@@ -104,6 +106,7 @@ class Store:
             self._append = client.register_script(APPEND_ROUND)
             self._replace = client.register_script(REPLACE_ROUND)
             self._store_state = client.register_script(STORE_STATE)
+            self._read_cached = client.register_script(READ_CACHED)
             self._client, self._pid = client, os.getpid()
         return self._client
 
@@ -198,9 +201,12 @@ class Store:
                     dumps(record),
                     scorecard.to_bytes(),
                     self.settings.state_ttl,
+                    CHANNEL,
+                    _message_prefix(table, shoe),
                 ],
             )
             if done == 1:
+                self.versions.saw(table, shoe, int(new_version))
                 return True, record, int(new_version)
             if done == -1:
                 current = self.current_shoe(table)
@@ -246,9 +252,12 @@ class Store:
                     scorecard.to_bytes(),
                     self.settings.state_ttl,
                     int(void),
+                    CHANNEL,
+                    _message_prefix(table, shoe),
                 ],
             )
             if done == 1:
+                self.versions.saw(table, shoe, int(new_version))
                 return True, record, int(new_version)
         raise Contended(f"shoe {shoe} is changing too fast; retry")
 
@@ -264,17 +273,34 @@ class Store:
         """The shoe's version and the cached response ``name`` if it was built at that version.
         Raises :class:`NotFound` for an unknown shoe."""
         keys = ShoeKeys.of(table, shoe)
-        pipe = self.client.pipeline(transaction=True)
-        pipe.hget(keys.info, "version")
-        pipe.get(keys.cache_prefix + name)
-        version, cached = pipe.execute()
+        version, cached = self._read_cached(
+            keys=[keys.info, keys.cache_prefix + name], client=self.client
+        )
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
         return int(version), _at_version(cached, int(version))
 
+    def version(self, table: str, shoe: str) -> int:
+        """The shoe's current version, known in this process (see :mod:`api.versions`) or read
+        from Redis; raises :class:`NotFound` for an unknown shoe."""
+        known = self.versions.get(table, shoe)
+        if known is not None:
+            return known
+        version = self.client.hget(ShoeKeys.of(table, shoe).info, "version")
+        if version is None:
+            raise NotFound(f"table {table} has no shoe {shoe}")
+        self.versions.saw(table, shoe, int(version))
+        return int(version)
+
     def put_cached(self, table: str, shoe: str, name: str, version: int, body: bytes) -> None:
         key = ShoeKeys.of(table, shoe).cache_prefix + name
         self.client.set(key, b"%d:%s" % (version, body), ex=self.settings.cache_ttl)
+
+    def claim_render(self, table: str, shoe: str, name: str, version: int, ms: int) -> bool:
+        """Take the short lock that makes one request render a missing response while the
+        others wait for it (single-flight); false when another request holds it."""
+        key = f"{ShoeKeys.of(table, shoe).cache_prefix}lock:{name}:{version}"
+        return bool(self.client.set(key, b"1", nx=True, px=ms))
 
     def scorecard(self, table: str, shoe: str) -> tuple[int, Scorecard]:
         """The shoe's current version and scorecard, from the cached state or rebuilt from the
@@ -323,6 +349,10 @@ def _at_version(value: bytes | None, version: int) -> bytes | None:
         return None
     stamp, _, payload = value.partition(b":")
     return payload if stamp == b"%d" % version else None
+
+
+def _message_prefix(table: str, shoe: str) -> str:
+    return f"{table}{SEPARATOR}{shoe}{SEPARATOR}"
 
 
 def _closed(shoe: str, current: str) -> str:

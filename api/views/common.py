@@ -35,7 +35,7 @@ def etag_of(*parts: object) -> str:
 
 def not_modified(etag: str) -> Response | None:
     """A 304 when the client already holds this representation."""
-    if etag in request.if_none_match:
+    if "If-None-Match" in request.headers and etag in request.if_none_match:
         response = Response(status=304)
         response.set_etag(etag)
         return response

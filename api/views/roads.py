@@ -44,7 +44,7 @@ def probe_answer(table: str, shoe: str):
 
 
 @blp.route(f"{SHOE}/roads")
-@blp.arguments(RoadsQuerySchema, location="query", error_status_code=400)
+@blp.arguments(RoadsQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, RoadsSchema)
 def shoe_roads(query, table, shoe):
     """Every road of a shoe. ``?ask=B|P`` previews the next result; ``?tail=drop`` switches the
@@ -53,7 +53,7 @@ def shoe_roads(query, table, shoe):
 
 
 @blp.route(f"{CURRENT}/roads")
-@blp.arguments(RoadsQuerySchema, location="query", error_status_code=400)
+@blp.arguments(RoadsQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, RoadsSchema)
 def table_roads(query, table):
     """Every road of the table's current shoe (same options as the shoe's roads)."""

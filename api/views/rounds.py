@@ -35,7 +35,7 @@ def written(table: str, shoe: str, changed: bool, record: dict, version: int, st
 
 @blp.route(f"{SHOE}/rounds", methods=["POST"])
 @require_ingest_key
-@blp.arguments(RoundInSchema, error_status_code=400)
+@blp.arguments(RoundInSchema(), error_status_code=400)
 @blp.response(201, WriteResultSchema, description="Stored; the shoe's new version.")
 @blp.alt_response(200, schema=WriteResultSchema, description="The identical round again.")
 @blp.doc(security=SECURITY)
@@ -53,7 +53,7 @@ def post_round(report, table, shoe):
 
 @blp.route(f"{SHOE}/rounds/<int:number>", methods=["PUT"])
 @require_ingest_key
-@blp.arguments(CorrectionSchema, error_status_code=400)
+@blp.arguments(CorrectionSchema(), error_status_code=400)
 @blp.response(200, WriteResultSchema)
 @blp.doc(security=SECURITY)
 def put_round(report, table, shoe, number):

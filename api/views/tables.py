@@ -11,7 +11,7 @@ blp = Blueprint("tables", __name__, description="Tables: name, variant, current 
 
 @blp.route("/v1/tables/<id:table>", methods=["PUT"])
 @require_ingest_key
-@blp.arguments(TableInSchema, error_status_code=400)
+@blp.arguments(TableInSchema(), error_status_code=400)
 @blp.response(200, TableSchema)
 @blp.doc(security=SECURITY)
 def put_table(body, table):

@@ -1,0 +1,234 @@
+"""The drawing layer: what a scorecard picture shows, as lists of marks in pixel coordinates.
+
+A :class:`Scene` is built from the canonical roads JSON only, so it agrees with the JSON cell for
+cell by construction, and tests can check it without looking at pixels. Coordinates are pixels,
+x to the right and y down from the top-left corner.
+
+Conventions of live-table scorecards:
+- Banker red, Player blue, Tie green. Grid lines like a scorecard.
+- Bead Plate: filled circles with the letter (B/P/T) or the winning total.
+- Big Road: hollow circles; ties a green slash through the cell with the count when more than
+  one; leading ties on the first cell; Banker Pair a small red dot (top left), Player Pair a
+  small blue dot (bottom right).
+- Big Eye Boy hollow circles, Small Road solid dots, Cockroach Road slashes, red or blue.
+- The view keeps the newest whole columns: it starts at ``last column + 1 - cols``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ROWS = 6
+BASE_CELL = 20  # pixels per Big Road cell at scale 1
+ROADS = ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_road")
+DEFAULT_COLS = {
+    "bead_plate": 14,
+    "big_road": 30,
+    "big_eye_boy": 30,
+    "small_road": 30,
+    "cockroach_road": 30,
+    "scorecard": 24,
+}
+
+COLORS = {"B": "#d32f2f", "P": "#1565c0", "T": "#2e7d32", "red": "#d32f2f", "blue": "#1565c0"}
+HIGHLIGHT = "#f9a825"
+THEMES = {
+    "light": {"background": "#ffffff", "grid": "#c8c8c8", "border": "#9e9e9e", "text": "#ffffff"},
+    "dark": {"background": "#1b1d22", "grid": "#3b3f47", "border": "#5c6370", "text": "#ffffff"},
+}
+
+
+MAX_PIXELS = 4_000_000  # larger pictures are refused: nobody needs them and they cost
+
+
+def picture_size(road: str, cols: int | None, scale: float) -> tuple[int, int]:
+    """Width and height in pixels of a picture of ``road`` (or ``"scorecard"``)."""
+    cell = BASE_CELL * scale
+    if road == "scorecard":
+        big_cols = cols or DEFAULT_COLS["scorecard"]
+        return round((big_cols + max(4, big_cols // 3)) * cell), round(ROWS * cell * 2)
+    return round((cols or DEFAULT_COLS[road]) * cell), round(ROWS * cell)
+
+
+@dataclass
+class Scene:
+    """Everything one picture shows. Each list holds one kind of mark."""
+
+    width: int
+    height: int
+    theme: str
+    grid: list[tuple[tuple[float, float], tuple[float, float]]] = field(default_factory=list)
+    rings: list[tuple[float, float, float, str]] = field(default_factory=list)  # x, y, d, color
+    discs: list[tuple[float, float, float, str]] = field(default_factory=list)  # x, y, d, color
+    dots: list[tuple[float, float, float, str]] = field(default_factory=list)  # pair dots
+    slashes: list[tuple[float, float, float, float, str, float]] = field(default_factory=list)
+    glyphs: list[tuple[float, float, str, float, str]] = field(
+        default_factory=list
+    )  # x,y,text,size,color
+    highlights: list[tuple[float, float, float]] = field(default_factory=list)  # x, y, cell size
+    cells: list[tuple[str, int, int, str]] = field(default_factory=list)  # road, col, row, what
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One road's grid inside a picture: its top-left corner, cell size and visible columns."""
+
+    road: str
+    x: float
+    y: float
+    cell: float
+    cols: int
+
+
+def road_scene(
+    shape: dict[str, Any],
+    road: str,
+    *,
+    cols: int | None = None,
+    theme: str = "light",
+    scale: float = 1.0,
+    bead: str = "letters",
+    new_cells: set[tuple[str, int, int]] | None = None,
+) -> Scene:
+    """A picture of one road."""
+    cols = cols or DEFAULT_COLS[road]
+    cell = BASE_CELL * scale
+    width, height = picture_size(road, cols, scale)
+    scene = Scene(width=width, height=height, theme=theme)
+    draw_panel(scene, shape, Panel(road, 0, 0, cell, cols), bead, new_cells or set())
+    return scene
+
+
+def scorecard_scene(
+    shape: dict[str, Any],
+    *,
+    cols: int | None = None,
+    theme: str = "light",
+    scale: float = 1.0,
+    bead: str = "letters",
+    new_cells: set[tuple[str, int, int]] | None = None,
+) -> Scene:
+    """The classic composite: Bead Plate and Big Road on top; Big Eye Boy below at half-size
+    cells across the whole width; Small Road and Cockroach Road side by side under it.
+    ``cols`` counts Big Road columns; the Bead Plate gets a third as many."""
+    big_cols = cols or DEFAULT_COLS["scorecard"]
+    bead_cols = max(4, big_cols // 3)
+    cell = BASE_CELL * scale
+    half = cell / 2
+    width_cells = big_cols + bead_cols
+    width, height = picture_size("scorecard", big_cols, scale)
+    scene = Scene(width=width, height=height, theme=theme)
+    top = ROWS * cell
+    panels = [
+        Panel("bead_plate", 0, 0, cell, bead_cols),
+        Panel("big_road", bead_cols * cell, 0, cell, big_cols),
+        Panel("big_eye_boy", 0, top, half, width_cells * 2),
+        Panel("small_road", 0, top + ROWS * half, half, width_cells),
+        Panel("cockroach_road", width_cells * cell / 2, top + ROWS * half, half, width_cells),
+    ]
+    for panel in panels:
+        draw_panel(scene, shape, panel, bead, new_cells or set())
+    return scene
+
+
+def items_of(shape: dict[str, Any], road: str) -> list[dict[str, Any]]:
+    """The road's items with their grid cells, from the roads JSON."""
+    if road == "bead_plate":
+        return shape["bead_plate"]
+    return [item for column in shape[road]["columns"] for item in column]
+
+
+def first_visible(items: list[dict[str, Any]], cols: int) -> int:
+    """The first grid column shown: the view keeps the newest ``cols`` whole columns."""
+    last = max((item["col"] for item in items), default=0)
+    return max(0, last + 1 - cols)
+
+
+def draw_panel(
+    scene: Scene,
+    shape: dict[str, Any],
+    panel: Panel,
+    bead: str,
+    new_cells: set[tuple[str, int, int]],
+) -> None:
+    cell, road = panel.cell, panel.road
+    width, height = panel.cols * cell, ROWS * cell
+    for col in range(panel.cols + 1):
+        x = panel.x + col * cell
+        scene.grid.append(((x, panel.y), (x, panel.y + height)))
+    for row in range(ROWS + 1):
+        y = panel.y + row * cell
+        scene.grid.append(((panel.x, y), (panel.x + width, y)))
+
+    items = items_of(shape, road)
+    first = first_visible(items, panel.cols)
+    for item in items:
+        col, row = item["col"], item["row"]
+        if col < first:
+            continue
+        x = panel.x + (col - first + 0.5) * cell
+        y = panel.y + (row + 0.5) * cell
+        draw_item(scene, road, item, x, y, cell, bead)
+        if (road, col, row) in new_cells:
+            scene.highlights.append((x, y, cell))
+    if road == "big_road" and shape["big_road"]["leading_ties"] and first == 0:
+        # Ties before any Banker/Player result sit on the first cell.
+        x, y = panel.x + 0.5 * cell, panel.y + 0.5 * cell
+        draw_ties(scene, x, y, cell, shape["big_road"]["leading_ties"])
+
+
+def draw_item(scene: Scene, road: str, item: dict, x: float, y: float, cell: float, bead: str):
+    col, row = item["col"], item["row"]
+    if road == "bead_plate":
+        color = COLORS[item["result"]]
+        scene.discs.append((x, y, cell * 0.86, color))
+        total = item["winning_total"]
+        text = item["result"] if bead == "letters" or total is None else str(total)
+        scene.glyphs.append((x, y, text, cell * 0.5, THEMES[scene.theme]["text"]))
+        draw_pairs(scene, item, x, y, cell)
+        scene.cells.append((road, col, row, item["result"]))
+    elif road == "big_road":
+        scene.rings.append((x, y, cell * 0.78, COLORS[item["result"]]))
+        if item["ties"]:
+            draw_ties(scene, x, y, cell, item["ties"])
+        draw_pairs(scene, item, x, y, cell)
+        scene.cells.append((road, col, row, item["result"]))
+    else:
+        color = COLORS[item["color"]]
+        if road == "big_eye_boy":
+            scene.rings.append((x, y, cell * 0.74, color))
+        elif road == "small_road":
+            scene.discs.append((x, y, cell * 0.7, color))
+        else:
+            half = cell * 0.34
+            scene.slashes.append((x - half, y + half, x + half, y - half, color, cell * 0.12))
+        scene.cells.append((road, col, row, item["color"]))
+
+
+def draw_ties(scene: Scene, x: float, y: float, cell: float, ties: int) -> None:
+    half = cell * 0.42
+    scene.slashes.append((x - half, y + half, x + half, y - half, COLORS["T"], cell * 0.1))
+    if ties > 1:
+        scene.glyphs.append((x + cell * 0.22, y + cell * 0.22, str(ties), cell * 0.42, COLORS["T"]))
+
+
+def draw_pairs(scene: Scene, item: dict, x: float, y: float, cell: float) -> None:
+    offset, size = cell * 0.33, cell * 0.24
+    if item["banker_pair"]:
+        scene.dots.append((x - offset, y - offset, size, COLORS["B"]))
+    if item["player_pair"]:
+        scene.dots.append((x + offset, y + offset, size, COLORS["P"]))
+
+
+def new_cells_of(before: dict[str, Any], after: dict[str, Any]) -> set[tuple[str, int, int]]:
+    """The cells the preview ``after`` has that ``before`` has not (what Ask Banker/Player adds)."""
+    cells = set()
+    for road in ROADS:
+        old = {(item["col"], item["row"]) for item in items_of(before, road)}
+        cells |= {
+            (road, item["col"], item["row"])
+            for item in items_of(after, road)
+            if (item["col"], item["row"]) not in old
+        }
+    return cells

@@ -1,0 +1,43 @@
+"""Request parsing shared by the blueprints."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import flask
+from webargs.flaskparser import FlaskParser
+
+
+class QueryMemoParser(FlaskParser):
+    """webargs' Flask parser that remembers the validated result of each query string.
+
+    Hot GET endpoints (pictures in a busy lobby) see the same few query strings over and over;
+    validating them once is enough. Only successful parses are kept (errors raise every time),
+    per schema and raw query string, in a bounded LRU.
+    """
+
+    MAX_ENTRIES = 1024
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._memo: OrderedDict[tuple[int, bytes], dict] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def parse(self, argmap: Any, req: Any = None, *, location: str | None = None, **kwargs: Any):
+        if location != "query" or kwargs.get("validate"):
+            return super().parse(argmap, req, location=location, **kwargs)
+        # webargs leaves the request out for Flask views and reads the current one.
+        key = (id(argmap), (req if req is not None else flask.request).query_string)
+        with self._lock:
+            parsed = self._memo.get(key)
+            if parsed is not None:
+                self._memo.move_to_end(key)
+                return dict(parsed)
+        parsed = super().parse(argmap, req, location=location, **kwargs)
+        with self._lock:
+            self._memo[key] = dict(parsed)
+            if len(self._memo) > self.MAX_ENTRIES:
+                self._memo.popitem(last=False)
+        return parsed

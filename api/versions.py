@@ -1,0 +1,110 @@
+"""Shoe versions known in this process, kept current by Redis pub/sub, so a hot read (a cached
+picture) needs no round trip to Redis to know it is serving the current version.
+
+- Every write script publishes ``table \\x1f shoe \\x1f version`` on :data:`CHANNEL` when it
+  commits; a process that commits a write also records it at once (it reads its own writes).
+- A subscriber thread per process (started on first use, after any fork) raises the known
+  versions as messages arrive. Versions only go up.
+- Until the subscription is confirmed, and whenever it breaks, the known versions are dropped
+  and readers ask Redis (``HGET``), as without this module; an answer read from Redis while
+  subscribed is remembered.
+
+A version another process committed is seen here once its message arrives (loopback pub/sub:
+well under a millisecond), the same bound Redis's own client-side caching gives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Callable
+
+import redis
+
+log = logging.getLogger("roads.versions")
+
+CHANNEL = "roads:versions"
+SEPARATOR = "\x1f"
+
+
+class VersionWatch:
+    """The versions of shoes this process has seen, while its subscription is healthy."""
+
+    def __init__(self, factory: Callable[[], redis.Redis], *, retry_seconds: float = 0.5) -> None:
+        self._factory = factory
+        self._retry = retry_seconds
+        self._versions: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
+        self._healthy = False
+        self._pid = 0
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def get(self, table: str, shoe: str) -> int | None:
+        """The shoe's version if this process knows it for sure, else ``None`` (ask Redis)."""
+        self._ensure_running()
+        if not self._healthy:
+            return None
+        return self._versions.get((table, shoe))
+
+    def saw(self, table: str, shoe: str, version: int) -> None:
+        """Record a version read from Redis or committed by this process."""
+        if not self._healthy:
+            return
+        key = (table, shoe)
+        with self._lock:
+            if version > self._versions.get(key, -1):
+                self._versions[key] = version
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _ensure_running(self) -> None:
+        if self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._pid = os.getpid()
+            self._healthy = False
+            self._versions = {}
+            self._thread = threading.Thread(target=self._listen, name="version-watch", daemon=True)
+            self._thread.start()
+
+    def _listen(self) -> None:
+        while not self._stop.is_set():
+            pubsub = None
+            try:
+                pubsub = self._factory().pubsub()
+                pubsub.subscribe(CHANNEL)
+                while not self._stop.is_set():
+                    message = pubsub.get_message(timeout=0.2)
+                    if message is None:
+                        continue
+                    if message["type"] == "subscribe":
+                        self._set_healthy(True)
+                    elif message["type"] == "message":
+                        self._apply(message["data"])
+            except Exception:  # any failure: forget, fall back to Redis, and subscribe again
+                log.debug("version watch lost its subscription", exc_info=True)
+            finally:
+                self._set_healthy(False)
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):  # a broken connection may not close
+                        pubsub.close()
+            self._stop.wait(self._retry)
+
+    def _set_healthy(self, healthy: bool) -> None:
+        with self._lock:
+            # Whatever was known may have missed messages while unsubscribed: start afresh.
+            self._versions = {}
+            self._healthy = healthy
+
+    def _apply(self, data: bytes) -> None:
+        table, shoe, version = data.decode().split(SEPARATOR)
+        key = (table, shoe)
+        with self._lock:
+            if int(version) > self._versions.get(key, -1):
+                self._versions[key] = int(version)

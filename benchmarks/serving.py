@@ -1,0 +1,86 @@
+"""Helpers of the HTTP benchmarks: a private redis-server and gunicorn on loopback ports, and
+wrk as the load generator (bounded in time; loopback only)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.redis_server import RedisServer, free_port  # noqa: E402
+
+
+@contextmanager
+def redis_server():
+    server = RedisServer().start()
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+@contextmanager
+def gunicorn(app: str, env: dict[str, str]):
+    """gunicorn with the project's gunicorn.conf.py, serving ``app`` on a free port."""
+    port = free_port()
+    environment = {**os.environ, **env, "ROADS_BIND": f"127.0.0.1:{port}"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(
+                    base + "/livez" if "wsgi" in app else base + "/ok", timeout=1
+                )
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(f"gunicorn {app} did not start") from None
+                time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def wrk(url: str, seconds: int = 5, connections: int = 16, threads: int = 2) -> dict[str, float]:
+    """Requests per second and latency percentiles of ``url`` under wrk."""
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get install wrk")
+    out = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=seconds + 30,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    latency = {p: _ms(re.search(rf"\s{p}%\s+([\d.]+\w+)", out).group(1)) for p in ("50", "99")}
+    return {
+        "rps": rps,
+        "p50_ms": latency["50"],
+        "p99_ms": latency["99"],
+        "non_2xx": int(errors.group(1)) if errors else 0,
+    }
+
+
+def _ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
