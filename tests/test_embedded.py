@@ -23,6 +23,22 @@ def test_embedded_store_runs_the_whole_api():
     assert client.get("/readyz").status_code == 200
 
 
+def test_embedded_pictures_follow_new_rounds():
+    client = embedded_app(demo=False).test_client()
+    feed(client, "BPPBBBPT")
+    first = client.get("/v1/tables/t1/roads/scorecard.png")
+    assert first.status_code == 200 and first.content_type == "image/png"
+    assert (
+        client.post(
+            "/v1/tables/t1/shoes/s1/rounds",
+            json={"round": 9, "result": "B"},
+            headers={"X-API-Key": KEY},
+        ).status_code
+        == 201
+    )
+    assert client.get("/v1/tables/t1/roads/scorecard.png").headers["ETag"] != first.headers["ETag"]
+
+
 def test_demo_tables_fill_up_and_keep_dealing():
     app = embedded_app(demo=True)
     demo = app.extensions["roads.demo"]
