@@ -16,6 +16,7 @@ from roads.composition import Composition
 from roads.derived import BLUE, DERIVED_ROADS, RED, derived_mark
 from roads.errors import CardError, RoadsError, RoundError, RuleError, ShoeError
 from roads.grid import ROWS, GridLayout
+from roads.patterns import PATTERNS, Pattern, PatternError, parse_expression
 from roads.round import Round
 from roads.scorecard import MAX_ROUNDS, Scorecard
 from roads.state import StateError
@@ -25,12 +26,15 @@ __all__ = [
     "CARDS",
     "DERIVED_ROADS",
     "MAX_ROUNDS",
+    "PATTERNS",
     "RED",
     "ROWS",
     "Card",
     "CardError",
     "Composition",
     "GridLayout",
+    "Pattern",
+    "PatternError",
     "RoadsError",
     "Round",
     "RoundError",
@@ -41,4 +45,5 @@ __all__ = [
     "Streak",
     "derived_mark",
     "parse_card",
+    "parse_expression",
 ]

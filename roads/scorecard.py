@@ -10,7 +10,7 @@ is rare. :meth:`Scorecard.as_dict` is the canonical JSON shape the service serve
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any
@@ -20,6 +20,7 @@ from roads.composition import DEFAULT_DECKS, Composition
 from roads.derived import DERIVED_ROADS, DerivedRoad, derived_mark
 from roads.errors import RoundError, ShoeError
 from roads.grid import TAILS, Tail, layout_cells
+from roads.patterns import PATTERNS, Pattern, matching, since
 from roads.round import RESULTS, Round
 from roads.roundlog import RoundLog
 from roads.state import (
@@ -223,6 +224,22 @@ class Scorecard:
             side: dict(zip(names, marks, strict=True))
             for side, marks in zip("BP", self._probe, strict=True)
         }
+
+    def good_roads(self, patterns: Sequence[Pattern] = PATTERNS) -> list[dict[str, Any]]:
+        """The Good Roads the Big Road matches now (see :mod:`roads.patterns`), each with the
+        round from which it has held without a break."""
+        columns, cell_rounds = self.big_road.columns, self.big_road.cell_rounds
+        found = []
+        for pattern in matching(columns.sides, columns.lengths, patterns):
+            back = since(pattern, columns.sides, columns.lengths)
+            found.append(
+                {
+                    "pattern": pattern.id,
+                    "name": pattern.name,
+                    "since_round": cell_rounds[-1 - back] + 1,
+                }
+            )
+        return found
 
     def streaks(self) -> dict[str, dict[str, dict[str, Any]]]:
         """Current and longest run of the Big Road (side B/P) and each derived road (red/blue)."""

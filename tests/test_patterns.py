@@ -1,0 +1,140 @@
+"""Good Roads: each pattern on worked roads, custom expressions, and since-when."""
+
+import pytest
+from hypothesis import given
+
+from roads import PATTERNS, PatternError, Scorecard, parse_expression
+from roads.patterns import PATTERNS_BY_ID, Thresholds, build_patterns, matching, since
+
+from .strategies import results
+
+
+def columns_of(results: str) -> tuple[list[str], list[int]]:
+    columns = Scorecard.from_rounds(results).big_road.columns
+    return columns.sides, columns.lengths
+
+
+def matched(results: str) -> set[str]:
+    return {pattern.id for pattern in matching(*columns_of(results))}
+
+
+@pytest.mark.parametrize(
+    ("results", "expected", "absent"),
+    [
+        ("PBBBB", {"banker_streak"}, {"player_streak"}),
+        ("PBBB", set(), {"banker_streak"}),
+        ("BTBTBB", {"banker_streak"}, set()),  # ties take no cell
+        ("BBPBPB", {"banker_ping_pong"}, {"player_ping_pong"}),
+        ("BBPBPBP", {"player_ping_pong"}, {"banker_ping_pong"}),
+        ("BPPBPPB", {"banker_one_two"}, {"player_one_two"}),
+        ("BPPBPP", {"banker_one_two"}, set()),
+        ("BPPBPPBP", {"banker_one_two"}, set()),  # a Y column in progress with one may end it
+        ("BPPBPPBPPP", set(), {"banker_one_two"}),
+        ("PPBPPPBPB", {"banker_sandwich"}, set()),
+        ("PPBPPPBPBB", set(), {"banker_sandwich"}),
+        ("BPBBPBPBB", {"banker_separated"}, set()),  # B lengths 1, 2, 1, 2
+        ("BBPBPBBPB", {"banker_separated"}, set()),  # B lengths 2, 1, 2, 1
+        ("BPBPBBPBB", set(), {"banker_separated"}),  # B lengths 1, 1, 2, 2
+        ("PPPPB", {"change_to_banker"}, {"change_to_player"}),
+        ("PPPB", set(), {"change_to_banker"}),
+        ("BBPPBBPP", {"double_jump", "sticky_pairs"}, set()),
+        ("BBPPBBP", {"double_jump"}, {"sticky_pairs"}),  # the last may be in progress
+        ("BBBPPBB", {"sticky_pairs"}, {"double_jump"}),
+        ("", set(), {pattern.id for pattern in PATTERNS}),
+    ],
+)
+def test_patterns_on_worked_roads(results, expected, absent):
+    found = matched(results)
+    assert expected <= found
+    assert not (absent & found)
+
+
+def test_the_patterns_are_served_with_ids_names_and_descriptions():
+    assert len(PATTERNS) == 14 and len(PATTERNS_BY_ID) == 14
+    assert [p.id for p in PATTERNS[:4]] == [
+        "banker_streak",
+        "player_streak",
+        "banker_ping_pong",
+        "player_ping_pong",
+    ]
+    assert all(p.name and p.description for p in PATTERNS)
+
+
+def test_thresholds_are_configuration():
+    patterns = {p.id: p for p in build_patterns(Thresholds(streak=6))}
+    assert not patterns["banker_streak"].matches(*columns_of("BBBBB"))
+    assert patterns["banker_streak"].matches(*columns_of("BBBBBB"))
+    assert "6 or more" in patterns["banker_streak"].description
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "terms like"),
+        ("   ", "terms like"),
+        ("X1 X2", "alternate"),
+        ("X0", "not a column"),
+        ("Z1", "not a column"),
+        ("X1Y2", "not a column"),
+        ("X100", "not a column"),
+        ("X2++", "not a column"),
+        ("X1 " * 13, "at most 12"),
+    ],
+)
+def test_bad_expressions_are_named(text, problem):
+    with pytest.raises(PatternError, match=problem):
+        parse_expression(text)
+
+
+def test_expressions_read_case_and_spacing_loosely():
+    pattern = parse_expression(" x1  y2+ ")
+    assert pattern.id == "custom:X1 Y2+" and pattern.name == "X1 Y2+"
+    assert pattern.matches(*columns_of("BPPP")) and pattern.matches(*columns_of("PBBB"))
+    assert not pattern.matches(*columns_of("BPPPB"))
+
+
+@given(results)
+def test_expressions_equal_the_named_patterns(results):
+    found = matched(results)
+    columns = columns_of(results)
+    assert parse_expression("X4+").matches(*columns) == bool(
+        {"banker_streak", "player_streak"} & found
+    )
+    assert parse_expression("X1 Y1 X1 Y1").matches(*columns) == bool(
+        {"banker_ping_pong", "player_ping_pong"} & found
+    )
+    assert parse_expression("X2+ Y2+ X2+").matches(*columns) == ("sticky_pairs" in found)
+    assert parse_expression("X4+ Y1+").matches(*columns) == bool(
+        {"change_to_banker", "change_to_player"} & found
+    )
+
+
+@given(results)
+def test_since_is_where_the_current_run_of_matches_began(results):
+    # Replay forwards, one Big Road cell at a time, remembering where each unbroken run began.
+    cells = results.replace("T", "")
+    began: dict[str, int | None] = {p.id: None for p in PATTERNS}
+    for count in range(1, len(cells) + 1):
+        now = matched(cells[:count])
+        for pattern_id in began:
+            if pattern_id not in now:
+                began[pattern_id] = None
+            elif began[pattern_id] is None:
+                began[pattern_id] = count - 1
+    sides, lengths = columns_of(results)
+    for pattern in PATTERNS:
+        back = since(pattern, sides, lengths)
+        if began[pattern.id] is None:
+            assert back is None
+        else:
+            assert back == len(cells) - 1 - began[pattern.id]
+
+
+def test_scorecard_good_roads_report_the_round_they_hold_from():
+    scorecard = Scorecard.from_rounds("BPPBPTPBP")
+    assert scorecard.good_roads() == [
+        {"pattern": "banker_one_two", "name": "Banker One-Two", "since_round": 5},
+        {"pattern": "banker_sandwich", "name": "Banker Sandwich", "since_round": 8},
+    ]
+    assert scorecard.good_roads([parse_expression("X1 Y2")]) == []
+    assert Scorecard().good_roads() == []
