@@ -30,6 +30,11 @@ class LocalCache:
             self._entries.move_to_end(key)
             return entry[1]
 
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._size = 0
+
     def put(self, key: Hashable, value: Any) -> None:
         """Keep ``value``: bytes, or a tuple whose last item is the bytes (it is what counts)."""
         size = len(value[-1] if isinstance(value, tuple) else value)

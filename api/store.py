@@ -28,6 +28,7 @@ from typing import Any
 import redis
 
 from api.config import Settings
+from api.localcache import LocalCache
 from api.records import dumps, record_of, round_of, same_round
 from api.scripts import APPEND_ROUND, READ_CACHED, REPLACE_ROUND, STORE_STATE
 from api.versions import CHANNEL, SEPARATOR, VersionWatch
@@ -97,7 +98,15 @@ class Store:
         self._factory = factory
         self._client: redis.Redis | None = None
         self._pid = 0
-        self.versions = VersionWatch(factory)
+        # Responses this process served lately, keyed by shoe version (immutable entries);
+        # dropped whenever the version watch starts afresh.
+        self.pictures = LocalCache()
+        self.picture_urls = LocalCache()
+        self.versions = VersionWatch(factory, on_reset=self._forget_recent)
+
+    def _forget_recent(self) -> None:
+        self.pictures.clear()
+        self.picture_urls.clear()
 
     @property
     def client(self) -> redis.Redis:

@@ -32,8 +32,17 @@ SEPARATOR = "\x1f"
 class VersionWatch:
     """The versions of shoes this process has seen, while its subscription is healthy."""
 
-    def __init__(self, factory: Callable[[], redis.Redis], *, retry_seconds: float = 0.5) -> None:
+    def __init__(
+        self,
+        factory: Callable[[], redis.Redis],
+        *,
+        retry_seconds: float = 0.5,
+        on_reset: Callable[[], None] | None = None,
+    ) -> None:
         self._factory = factory
+        # Called whenever what this process knew may be out of date (subscription lost or made
+        # again, for example across a Redis restart): caches keyed by version are dropped too.
+        self._on_reset = on_reset
         self._retry = retry_seconds
         self._versions: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
@@ -101,6 +110,8 @@ class VersionWatch:
             # Whatever was known may have missed messages while unsubscribed: start afresh.
             self._versions = {}
             self._healthy = healthy
+        if self._on_reset is not None:
+            self._on_reset()
 
     def _apply(self, data: bytes) -> None:
         table, shoe, version = data.decode().split(SEPARATOR)

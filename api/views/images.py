@@ -16,7 +16,6 @@ from api.images.scene import (
     road_scene,
     scorecard_scene,
 )
-from api.localcache import LocalCache
 from api.parsing import QueryMemoParser
 from api.schemas import ImageQuerySchema
 from api.store import NotFound
@@ -30,10 +29,6 @@ PICTURES = "bead_plate,big_road,big_eye_boy,small_road,cockroach_road,scorecard"
 LOCK_MS = 2000  # the single-flight lock outlives any render
 WAIT_SECONDS = 1.0  # how long the others wait for the renderer's bytes before drawing themselves
 POLL_SECONDS = 0.02
-# Pictures this process served lately, by (table, shoe, picture, version): immutable entries.
-recent = LocalCache()
-# The same pictures by the exact URL that asked for them (query string as sent) and version.
-recent_urls = LocalCache()
 
 
 def png_response(body: bytes, etag: str) -> Response:
@@ -57,7 +52,7 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
     unchanged = not_modified(etag)
     if unchanged is not None:
         return unchanged
-    body = recent.get((table, shoe, name, version))
+    body = store().pictures.get((table, shoe, name, version))
     if body is not None:
         return remembered(table, shoe, road, version, etag, body)
     now, cached = store().cached(table, shoe, name)
@@ -72,7 +67,7 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
             time.sleep(POLL_SECONDS)
             now, cached = store().cached(table, shoe, name)
     if cached is not None:
-        recent.put((table, shoe, name, now), cached)
+        store().pictures.put((table, shoe, name, now), cached)
         return remembered(table, shoe, road, now, etag_of(table, shoe, now, name), cached)
 
     version, scorecard = store().scorecard(table, shoe)
@@ -94,13 +89,13 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
         scene = road_scene(shape, road, **options)
     body = paint(scene)
     store().put_cached(table, shoe, name, version, body)
-    recent.put((table, shoe, name, version), body)
+    store().pictures.put((table, shoe, name, version), body)
     return remembered(table, shoe, road, version, etag_of(table, shoe, version, name), body)
 
 
 def remembered(table: str, shoe: str, road: str, version: int, etag: str, body: bytes):
     """Answer with the picture and remember it for this exact URL at this version."""
-    recent_urls.put((table, shoe, road, request.query_string, version), (etag, body))
+    store().picture_urls.put((table, shoe, road, request.query_string, version), (etag, body))
     return png_response(body, etag)
 
 
@@ -121,7 +116,7 @@ def served_from_recent(view):
                 version = store().version(table, shoe_id)
             except NotFound:
                 version = None
-            hit = recent_urls.get((table, shoe_id, road, request.query_string, version))
+            hit = store().picture_urls.get((table, shoe_id, road, request.query_string, version))
             if hit is not None:
                 etag, body = hit
                 unchanged = not_modified(etag)
