@@ -40,27 +40,26 @@ class DemoFeeder:
 
     def _run(self) -> None:
         try:
-            shoes = {
-                table: self._new_shoe(table, name, variant) for table, name, variant in DEMO_TABLES
-            }
+            shoes = {}
+            for table, name, variant in DEMO_TABLES:
+                self.store.put_table(table, name, variant)
+                shoes[table] = self._new_shoe(table, head_start=self.rng.randint(20, 60))
             while not self._stop.wait(self.interval / len(DEMO_TABLES)):
                 table = self.rng.choice(list(shoes))
                 shoe_id, rounds, dealt = shoes[table]
                 if dealt == len(rounds):
-                    shoes[table] = self._new_shoe(table, None, None, head_start=0)
+                    shoes[table] = self._new_shoe(table, head_start=0)
                     continue
                 self.store.append(table, shoe_id, dealt + 1, rounds[dealt])
                 shoes[table] = (shoe_id, rounds, dealt + 1)
         except Exception:  # a demo must never take the service down
             log.exception("demo feeder stopped")
 
-    def _new_shoe(self, table, name, variant, *, head_start: int | None = None):
-        if name is not None:
-            self.store.put_table(table, name, variant)
+    def _new_shoe(self, table: str, *, head_start: int) -> tuple[str, list, int]:
+        """A freshly simulated shoe for ``table`` with its first ``head_start`` rounds dealt."""
         seed = self.rng.getrandbits(32)
         rounds = deal_shoe(seed)
         shoe_id = f"shoe-{seed:08x}"
-        dealt = self.rng.randint(20, 60) if head_start is None else head_start
-        for number in range(1, dealt + 1):
+        for number in range(1, head_start + 1):
             self.store.append(table, shoe_id, number, rounds[number - 1])
-        return shoe_id, rounds, dealt
+        return shoe_id, rounds, head_start

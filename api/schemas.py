@@ -184,24 +184,24 @@ class CellSchema(ma.Schema):
     row = fields.Integer(required=True)
 
 
-class BeadSchema(CellSchema):
+class RoundCellSchema(CellSchema):
+    """A cell that stands for one round (Bead Plate, Big Road)."""
+
     round = fields.Integer(required=True)
     result = fields.String(required=True)
     player_pair = fields.Boolean(required=True)
     banker_pair = fields.Boolean(required=True)
     natural = fields.Boolean(required=True)
+
+
+class BeadSchema(RoundCellSchema):
     winning_total = fields.Integer(allow_none=True, required=True)
     player_total = fields.Integer(allow_none=True, required=True)
     banker_total = fields.Integer(allow_none=True, required=True)
 
 
-class BigRoadCellSchema(CellSchema):
-    round = fields.Integer(required=True)
-    result = fields.String(required=True)
+class BigRoadCellSchema(RoundCellSchema):
     ties = fields.Integer(required=True)
-    player_pair = fields.Boolean(required=True)
-    banker_pair = fields.Boolean(required=True)
-    natural = fields.Boolean(required=True)
 
 
 class BigRoadSchema(ma.Schema):

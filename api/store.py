@@ -57,6 +57,17 @@ class Contended(Exception):
 
 
 @dataclass(frozen=True)
+class TableKeys:
+    meta: str
+    shoes: str
+
+    @classmethod
+    def of(cls, table: str) -> TableKeys:
+        tag = f"{{t:{table}}}"
+        return cls(meta=f"{tag}:meta", shoes=f"{tag}:shoes")
+
+
+@dataclass(frozen=True)
 class ShoeKeys:
     meta: str
     shoes: str
@@ -67,11 +78,11 @@ class ShoeKeys:
 
     @classmethod
     def of(cls, table: str, shoe: str) -> ShoeKeys:
-        tag = f"{{t:{table}}}"
-        base = f"{tag}:shoe:{shoe}"
+        tables = TableKeys.of(table)
+        base = f"{{t:{table}}}:shoe:{shoe}"
         return cls(
-            meta=f"{tag}:meta",
-            shoes=f"{tag}:shoes",
+            meta=tables.meta,
+            shoes=tables.shoes,
             info=base,
             rounds=f"{base}:rounds",
             state=f"{base}:state",
@@ -125,7 +136,7 @@ class Store:
     # -- tables -----------------------------------------------------------------------------
 
     def put_table(self, table: str, name: str, variant: str) -> None:
-        meta = ShoeKeys.of(table, "-").meta
+        meta = TableKeys.of(table).meta
         pipe = self.client.pipeline(transaction=True)
         pipe.hset(meta, mapping={"name": name, "variant": variant})
         pipe.hincrby(meta, "mver", 1)
@@ -133,7 +144,7 @@ class Store:
 
     def table(self, table: str) -> dict[str, Any] | None:
         """The table's metadata and its current shoe's version and counts, or ``None``."""
-        keys = ShoeKeys.of(table, "-")
+        keys = TableKeys.of(table)
         meta = {k.decode(): v.decode() for k, v in self.client.hgetall(keys.meta).items()}
         if not meta:
             return None
@@ -161,7 +172,7 @@ class Store:
         }
 
     def current_shoe(self, table: str) -> str | None:
-        current = self.client.hget(ShoeKeys.of(table, "-").meta, "current")
+        current = self.client.hget(TableKeys.of(table).meta, "current")
         return current.decode() if current is not None else None
 
     # -- writes -----------------------------------------------------------------------------

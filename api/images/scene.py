@@ -132,6 +132,13 @@ def scorecard_scene(
     return scene
 
 
+def picture_scene(shape: dict[str, Any], picture: str, **options: Any) -> Scene:
+    """The scene of ``picture``: one road by name, or ``"scorecard"`` for the composite."""
+    if picture == "scorecard":
+        return scorecard_scene(shape, **options)
+    return road_scene(shape, picture, **options)
+
+
 def items_of(shape: dict[str, Any], road: str) -> list[dict[str, Any]]:
     """The road's items with their grid cells, from the roads JSON."""
     if road == "bead_plate":

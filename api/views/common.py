@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,9 @@ from api.store import Store
 from roads import Scorecard
 
 ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+LOCK_MS = 2000  # the single-flight lock outlives any build
+WAIT_SECONDS = 1.0  # how long the others wait for the builder's bytes before building themselves
+POLL_SECONDS = 0.02
 
 
 class IdConverter(BaseConverter):
@@ -54,11 +58,32 @@ def dumps(payload: Any) -> bytes:
     return json.dumps(payload, separators=(",", ":")).encode()
 
 
+def build_once(
+    table: str, shoe: str, name: str, version: int, build: Callable[[int, Scorecard], bytes]
+) -> tuple[int, bytes]:
+    """A response missing from the cache at ``version``: one request builds it from the shoe's
+    scorecard under a short Redis lock while the others wait briefly for its bytes
+    (single-flight), and it is cached for everyone. Returns (version built at, body)."""
+    if not store().claim_render(table, shoe, name, version, LOCK_MS):
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(POLL_SECONDS)
+            now, cached = store().cached(table, shoe, name)
+            if cached is not None:
+                return now, cached
+            if now != version:
+                break  # the shoe moved on: build the newer one here
+    version, scorecard = store().scorecard(table, shoe)
+    body = build(version, scorecard)
+    store().put_cached(table, shoe, name, version, body)
+    return version, body
+
+
 def shoe_answer(
     table: str, shoe: str, name: str, build: Callable[[Scorecard], dict[str, Any]]
 ) -> Response:
-    """Answer a read of one shoe: 304 if the client is current, the cached body if it was built
-    at the shoe's version, else build it from the scorecard and cache it."""
+    """Answer a JSON read of one shoe: 304 if the client is current, the cached body if it was
+    built at the shoe's version, else build it once and cache it."""
     version, cached = store().cached(table, shoe, name)
     etag = etag_of(table, shoe, version, name)
     unchanged = not_modified(etag)
@@ -66,7 +91,9 @@ def shoe_answer(
         return unchanged
     if cached is not None:
         return json_response(cached, etag)
-    version, scorecard = store().scorecard(table, shoe)
-    body = dumps({"table": table, "shoe": shoe, "version": version, **build(scorecard)})
-    store().put_cached(table, shoe, name, version, body)
+
+    def body_of(version: int, scorecard: Scorecard) -> bytes:
+        return dumps({"table": table, "shoe": shoe, "version": version, **build(scorecard)})
+
+    version, body = build_once(table, shoe, name, version, body_of)
     return json_response(body, etag_of(table, shoe, version, name))

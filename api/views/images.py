@@ -2,33 +2,25 @@
 
 from __future__ import annotations
 
-import time
 from functools import wraps
 
 from flask import Response, request
 from flask_smorest import Blueprint, abort
 
 from api.images.paint import paint
-from api.images.scene import (
-    MAX_PIXELS,
-    new_cells_of,
-    picture_size,
-    road_scene,
-    scorecard_scene,
-)
+from api.images.scene import MAX_PIXELS, new_cells_of, picture_scene, picture_size
 from api.parsing import QueryMemoParser
 from api.schemas import ImageQuerySchema
 from api.store import NotFound
-from api.views.common import etag_of, not_modified, store
+from api.views.common import build_once, etag_of, not_modified, store
 from api.views.roads import current_shoe
+from roads import Scorecard
 
 blp = Blueprint("images", __name__, description="Scorecards as PNG images.")
 blp.ARGUMENTS_PARSER = QueryMemoParser()
 
 PICTURES = "bead_plate,big_road,big_eye_boy,small_road,cockroach_road,scorecard"
-LOCK_MS = 2000  # the single-flight lock outlives any render
-WAIT_SECONDS = 1.0  # how long the others wait for the renderer's bytes before drawing themselves
-POLL_SECONDS = 0.02
+PNG_CONTENT = {"image/png": {"schema": {"type": "string", "format": "binary"}}}
 
 
 def png_response(body: bytes, etag: str) -> Response:
@@ -38,68 +30,46 @@ def png_response(body: bytes, etag: str) -> Response:
 
 
 def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
-    cols, scale = query.get("cols"), query["scale"]
+    cols, scale, ask = query.get("cols"), query["scale"], query.get("ask")
     width, height = picture_size(road, cols, scale)
     if width * height > MAX_PIXELS:
         abort(400, message=f"a {width}x{height} picture is too large; lower cols or scale")
-    ask = query.get("ask")
     name = f"png:{road}:{cols or '-'}:{query['theme']}:{scale:g}:{query['bead']}:{ask or '-'}"
 
-    # Every request checks the shoe's version (a tiny read), so no stale picture is ever served;
-    # the bytes come from this process's cache, else Redis, else a render.
+    # Every request checks the shoe's version (known in this process, else a tiny read), so no
+    # stale picture is ever served; the bytes come from this process's cache, else Redis, else
+    # one render shared by everyone asking at once.
     version = store().version(table, shoe)
     etag = etag_of(table, shoe, version, name)
     unchanged = not_modified(etag)
     if unchanged is not None:
         return unchanged
     body = store().pictures.get((table, shoe, name, version))
-    if body is not None:
-        return remembered(table, shoe, road, version, etag, body)
-    now, cached = store().cached(table, shoe, name)
-    if (
-        cached is None
-        and now == version
-        and not store().claim_render(table, shoe, name, version, LOCK_MS)
-    ):
-        # Another request is drawing this picture: wait briefly for its bytes.
-        deadline = time.monotonic() + WAIT_SECONDS
-        while cached is None and now == version and time.monotonic() < deadline:
-            time.sleep(POLL_SECONDS)
-            now, cached = store().cached(table, shoe, name)
-    if cached is not None:
-        store().pictures.put((table, shoe, name, now), cached)
-        return remembered(table, shoe, road, now, etag_of(table, shoe, now, name), cached)
+    if body is None:
+        version, body = store().cached(table, shoe, name)
+        if body is None:
 
-    version, scorecard = store().scorecard(table, shoe)
-    shape = scorecard.as_dict()
-    new_cells = None
-    if ask is not None:
-        preview = scorecard.preview(ask).as_dict()
-        new_cells, shape = new_cells_of(shape, preview), preview
-    options = {
-        "cols": cols,
-        "theme": query["theme"],
-        "scale": scale,
-        "bead": query["bead"],
-        "new_cells": new_cells,
-    }
-    if road == "scorecard":
-        scene = scorecard_scene(shape, **options)
-    else:
-        scene = road_scene(shape, road, **options)
-    body = paint(scene)
-    store().put_cached(table, shoe, name, version, body)
-    store().pictures.put((table, shoe, name, version), body)
-    return remembered(table, shoe, road, version, etag_of(table, shoe, version, name), body)
+            def draw(version: int, scorecard: Scorecard) -> bytes:
+                shape = scorecard.as_dict()
+                new_cells = None
+                if ask is not None:
+                    preview = scorecard.preview(ask).as_dict()
+                    new_cells, shape = new_cells_of(shape, preview), preview
+                options = {
+                    "cols": cols,
+                    "theme": query["theme"],
+                    "scale": scale,
+                    "bead": query["bead"],
+                    "new_cells": new_cells,
+                }
+                return paint(picture_scene(shape, road, **options))
 
-
-def remembered(table: str, shoe: str, road: str, version: int, etag: str, body: bytes):
-    """Answer with the picture and remember it for this exact URL at this version."""
+            version, body = build_once(table, shoe, name, version, draw)
+        store().pictures.put((table, shoe, name, version), body)
+    etag = etag_of(table, shoe, version, name)
+    # Remember the answer for this exact URL too (see served_from_recent).
     store().picture_urls.put((table, shoe, road, request.query_string, version), (etag, body))
     return png_response(body, etag)
-
-
-PNG_CONTENT = {"image/png": {"schema": {"type": "string", "format": "binary"}}}
 
 
 def served_from_recent(view):
@@ -109,7 +79,7 @@ def served_from_recent(view):
     process's memory, and only answers to valid queries are ever stored under it."""
 
     @wraps(view)
-    def serve(*args, table: str, shoe: str | None = None, road: str, **kwargs):
+    def serve(*args, table: str, road: str, shoe: str | None = None, **kwargs):
         shoe_id = shoe if shoe is not None else store().current_shoe(table)
         if shoe_id is not None:
             try:
@@ -121,26 +91,19 @@ def served_from_recent(view):
                 etag, body = hit
                 unchanged = not_modified(etag)
                 return unchanged if unchanged is not None else png_response(body, etag)
-        if shoe is not None:
-            kwargs["shoe"] = shoe
-        return view(*args, table=table, road=road, **kwargs)
+        return view(*args, table=table, road=road, shoe=shoe_id, **kwargs)
 
     return serve
 
 
 @blp.route(f"/v1/tables/<id:table>/shoes/<id:shoe>/roads/<any({PICTURES}):road>.png")
+@blp.route(f"/v1/tables/<id:table>/roads/<any({PICTURES}):road>.png", endpoint="table_image")
 @served_from_recent
 @blp.arguments(ImageQuerySchema(), location="query", error_status_code=400)
 @blp.doc(responses={"200": {"description": "The picture, PNG.", "content": PNG_CONTENT}})
-def shoe_image(query, table, shoe, road):
-    """A road of a shoe as a PNG, or ``scorecard`` for the classic composite."""
+def image(query, table, road, shoe=None):
+    """A road as a PNG (or ``scorecard``, the classic composite), of a shoe or of the table's
+    current shoe."""
+    if shoe is None:
+        shoe = current_shoe(table)
     return image_answer(table, shoe, road, query)
-
-
-@blp.route(f"/v1/tables/<id:table>/roads/<any({PICTURES}):road>.png")
-@served_from_recent
-@blp.arguments(ImageQuerySchema(), location="query", error_status_code=400)
-@blp.doc(responses={"200": {"description": "The picture, PNG.", "content": PNG_CONTENT}})
-def table_image(query, table, road):
-    """A road of the table's current shoe as a PNG (same options)."""
-    return image_answer(table, current_shoe(table), road, query)

@@ -29,60 +29,41 @@ def roads_of(scorecard: Scorecard, tail: str, ask: str | None) -> dict:
     return {**scorecard.preview(ask).as_dict(), "ask": ask}
 
 
-def roads_answer(table: str, shoe: str, query: dict):
-    tail, ask = query["tail"], query.get("ask")
-    name = f"roads:{tail}:{ask or '-'}"
-    return shoe_answer(table, shoe, name, lambda scorecard: roads_of(scorecard, tail, ask))
-
-
-def stats_answer(table: str, shoe: str):
-    return shoe_answer(table, shoe, "stats", lambda s: {"stats": s.stats(), "streaks": s.streaks()})
-
-
-def probe_answer(table: str, shoe: str):
-    return shoe_answer(table, shoe, "probe", lambda s: {"probe": s.probe()})
-
-
 @blp.route(f"{SHOE}/roads")
+@blp.route(f"{CURRENT}/roads", endpoint="table_roads")
 @blp.arguments(RoadsQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, RoadsSchema)
-def shoe_roads(query, table, shoe):
-    """Every road of a shoe. ``?ask=B|P`` previews the next result; ``?tail=drop`` switches the
-    dragon-tail convention."""
-    return roads_answer(table, shoe, query)
-
-
-@blp.route(f"{CURRENT}/roads")
-@blp.arguments(RoadsQuerySchema(), location="query", error_status_code=400)
-@blp.response(200, RoadsSchema)
-def table_roads(query, table):
-    """Every road of the table's current shoe (same options as the shoe's roads)."""
-    return roads_answer(table, current_shoe(table), query)
+def roads(query, table, shoe=None):
+    """Every road of a shoe, or of the table's current shoe. ``?ask=B|P`` previews the next
+    result; ``?tail=drop`` switches the dragon-tail convention."""
+    tail, ask = query["tail"], query.get("ask")
+    return shoe_answer(
+        table,
+        shoe or current_shoe(table),
+        f"roads:{tail}:{ask or '-'}",
+        lambda scorecard: roads_of(scorecard, tail, ask),
+    )
 
 
 @blp.route(f"{SHOE}/stats")
+@blp.route(f"{CURRENT}/stats", endpoint="table_stats")
 @blp.response(200, StatsResponseSchema)
-def shoe_stats(table, shoe):
-    """Shoe statistics and streaks alone."""
-    return stats_answer(table, shoe)
-
-
-@blp.route(f"{CURRENT}/stats")
-@blp.response(200, StatsResponseSchema)
-def table_stats(table):
-    """Statistics and streaks of the table's current shoe."""
-    return stats_answer(table, current_shoe(table))
+def stats(table, shoe=None):
+    """Shoe statistics and streaks alone, of a shoe or of the table's current shoe."""
+    return shoe_answer(
+        table,
+        shoe or current_shoe(table),
+        "stats",
+        lambda scorecard: {"stats": scorecard.stats(), "streaks": scorecard.streaks()},
+    )
 
 
 @blp.route(f"{SHOE}/probe")
+@blp.route(f"{CURRENT}/probe", endpoint="table_probe")
 @blp.response(200, ProbeResponseSchema)
-def shoe_probe(table, shoe):
-    """Ask Banker / Ask Player alone: the mark each derived road would get."""
-    return probe_answer(table, shoe)
-
-
-@blp.route(f"{CURRENT}/probe")
-@blp.response(200, ProbeResponseSchema)
-def table_probe(table):
-    """Ask Banker / Ask Player for the table's current shoe."""
-    return probe_answer(table, current_shoe(table))
+def probe(table, shoe=None):
+    """Ask Banker / Ask Player alone (the mark each derived road would get), of a shoe or of
+    the table's current shoe."""
+    return shoe_answer(
+        table, shoe or current_shoe(table), "probe", lambda scorecard: {"probe": scorecard.probe()}
+    )
