@@ -10,8 +10,9 @@ from api import errors
 from api.config import Settings
 from api.demo import DemoFeeder
 from api.errors import RoadsApi
+from api.events import BLOCK_SECONDS
 from api.store import Store, connect
-from api.views import health, images, rounds, tables
+from api.views import events, health, images, lobby, rounds, tables
 from api.views import roads as roads_views
 from api.views.common import ID_PATTERN, IdConverter
 
@@ -35,11 +36,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     if settings.embedded:
         from api.embedded import embedded_redis
 
-        factory = embedded_redis()
+        factory = blocking = embedded_redis()
         log.warning("no REDIS_URL: using an embedded in-process Redis (fakeredis); nothing is kept")
     else:
         factory = lambda: connect(settings)  # noqa: E731
-    store = Store(settings, factory)
+        blocking = lambda: connect(settings, blocking_seconds=BLOCK_SECONDS)  # noqa: E731
+    store = Store(settings, factory, blocking)
     app.extensions["roads.settings"] = settings
     app.extensions["roads.store"] = store
     app.extensions["roads.demo"] = DemoFeeder(store) if settings.demo else None
@@ -52,6 +54,14 @@ def create_app(settings: Settings | None = None) -> Flask:
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     )
     errors.register(app, api)
-    for blueprint in (health.blp, tables.blp, rounds.blp, roads_views.blp, images.blp):
+    for blueprint in (
+        health.blp,
+        lobby.blp,
+        tables.blp,
+        rounds.blp,
+        roads_views.blp,
+        images.blp,
+        events.blp,
+    ):
         api.register_blueprint(blueprint)
     return app

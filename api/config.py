@@ -24,6 +24,7 @@ class Settings:
     - ``ROADS_CACHE_TTL`` / ``ROADS_STATE_TTL``: lifetime in seconds of cached responses and of
       cached scorecard states (both are rebuilt from the rounds when gone).
     - ``ROADS_DEMO``: feed demo tables from the shoe simulator (default: on when embedded).
+    - ``ROADS_SSE_HEARTBEAT``: seconds between heartbeat comments on ``/v1/events`` (15).
     """
 
     redis_url: str | None = None
@@ -33,6 +34,7 @@ class Settings:
     cache_ttl: int = 3600
     state_ttl: int = 2 * 86400
     demo: bool = False
+    sse_heartbeat: float = 15.0
 
     @property
     def embedded(self) -> bool:
@@ -53,6 +55,7 @@ class Settings:
             cache_ttl=_number(env, "ROADS_CACHE_TTL", 3600, int),
             state_ttl=_number(env, "ROADS_STATE_TTL", 2 * 86400, int),
             demo=_flag(env, "ROADS_DEMO", default=redis_url is None),
+            sse_heartbeat=_number(env, "ROADS_SSE_HEARTBEAT", 15.0, float),
         )
 
 

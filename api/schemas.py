@@ -8,6 +8,7 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from api.store import VARIANTS
+from roads.lobby import LOBBY_ROADS
 
 
 class StrictBoolean(fields.Boolean):
@@ -125,6 +126,39 @@ class ImageQuerySchema(ma.Schema):
     ask = fields.String(
         validate=validate.OneOf(["B", "P"]),
         metadata={"description": "Draw the preview of this next result, new cells highlighted."},
+    )
+
+
+class LobbyQuerySchema(ma.Schema):
+    sort = fields.String(
+        validate=validate.OneOf(["streak"]),
+        metadata={"description": "``streak``: longest current run on ``road`` first."},
+    )
+    road = fields.String(
+        load_default="big_road",
+        validate=validate.OneOf(LOBBY_ROADS),
+        metadata={"description": "The road sorted by and counted in ``grown``."},
+    )
+    since = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "A ``cursor`` from an earlier answer: ``grown`` then counts the tables "
+            "whose current run on ``road`` grew since (the lobby's red badge)."
+        },
+    )
+
+
+class GoodRoadsQuerySchema(ma.Schema):
+    patterns = fields.String(
+        metadata={
+            "description": "Comma-separated pattern ids (see /v1/patterns). Without it and "
+            "without ``custom``: every built-in pattern."
+        },
+    )
+    custom = fields.List(
+        fields.String(validate=validate.Length(max=100)),
+        validate=validate.Length(max=8),
+        metadata={"description": "A pattern of your own, e.g. ``X1 Y2 X1 Y2`` (repeatable)."},
     )
 
 
@@ -256,6 +290,55 @@ class StatsSchema(ma.Schema):
     percentages = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
     longest_streak = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     dragons = fields.Integer(required=True)
+
+
+class PatternSchema(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    description = fields.String(required=True)
+
+
+class PatternsSchema(ma.Schema):
+    patterns = fields.List(fields.Nested(PatternSchema), required=True)
+    custom = fields.String(
+        required=True, metadata={"description": "How to write a pattern of your own."}
+    )
+
+
+class GoodRoadRefSchema(ma.Schema):
+    pattern = fields.String(required=True)
+    since_round = fields.Integer(required=True)
+
+
+class TileSchema(ma.Schema):
+    table = fields.String(required=True)
+    name = fields.String(required=True)
+    variant = fields.String(required=True)
+    shoe = fields.String(allow_none=True, required=True)
+    version = fields.Integer(required=True)
+    rounds_played = fields.Integer(required=True)
+    recent = fields.List(fields.String(), required=True)
+    streaks = fields.Nested(StreaksSchema, required=True)
+    good_roads = fields.List(fields.Nested(GoodRoadRefSchema), required=True)
+
+
+class TablesSchema(ma.Schema):
+    cursor = fields.Integer(required=True)
+    grown = fields.Integer(
+        metadata={"description": "With ``since``: tables whose run on ``road`` grew since."}
+    )
+    tables = fields.List(fields.Nested(TileSchema), required=True)
+
+
+class GoodRoadSchema(ma.Schema):
+    table = fields.String(required=True)
+    pattern = fields.String(required=True)
+    since_round = fields.Integer(required=True)
+    summary = fields.Nested(TileSchema, required=True)
+
+
+class GoodRoadsSchema(ma.Schema):
+    good_roads = fields.List(fields.Nested(GoodRoadSchema), required=True)
 
 
 class ShoeRefSchema(ma.Schema):

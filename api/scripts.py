@@ -6,14 +6,16 @@ caller reads again and retries. All keys a script touches are passed in KEYS and
 table's hash tag, so each script runs on one Redis Cluster slot.
 """
 
-# KEYS: table meta, shoe info, shoe rounds, shoe state, table shoes
+# KEYS: table meta, shoe info, shoe rounds, shoe state, table shoes, table lobby update
 # ARGV: shoe id, expected version, expected count, record JSON, state bytes, state TTL,
-#       version channel, version message prefix ("table\x1fshoe\x1f")
+#       version channel, version message prefix ("table\x1fshoe\x1f"), lobby update JSON
+# The lobby update (summary and events, see api/lobby.py) is kept beside the round under the
+# table's write sequence number, so it can be handed to the lobby again after a crash.
 APPEND_ROUND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local count = redis.call('LLEN', KEYS[3])
 if version ~= tonumber(ARGV[2]) or count ~= tonumber(ARGV[3]) then
-  return {0, version, count}
+  return {0, version, count, 0}
 end
 local current = redis.call('HGET', KEYS[1], 'current')
 if count == 0 then
@@ -21,24 +23,28 @@ if count == 0 then
   redis.call('HSET', KEYS[1], 'current', ARGV[1])
   redis.call('RPUSH', KEYS[5], ARGV[1])
 elseif current ~= ARGV[1] then
-  return {-1, version, count}
+  return {-1, version, count, 0}
 end
 redis.call('RPUSH', KEYS[3], ARGV[4])
 version = version + 1
 redis.call('HSET', KEYS[2], 'version', version, 'rounds', count + 1)
 redis.call('SET', KEYS[4], version .. ':' .. ARGV[5], 'EX', tonumber(ARGV[6]))
 redis.call('PUBLISH', ARGV[7], ARGV[8] .. version)
-return {1, version, count + 1}
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('SET', KEYS[6], seq .. ':1:' .. ARGV[9])
+return {1, version, count + 1, seq}
 """
 
-# KEYS: shoe info, shoe rounds, shoe state
+# KEYS: shoe info, shoe rounds, shoe state, table meta, table lobby update
 # ARGV: expected version, round index (0-based), record JSON, state bytes, state TTL,
 #       1 when the change voids the round (counted in the shoe's ``void``), else 0,
-#       version channel, version message prefix
+#       version channel, version message prefix, shoe id, lobby update JSON
+# The lobby update is flagged 1 when the shoe is the table's current one (its summary is then
+# the table's), else 0 (only its events count).
 REPLACE_ROUND = """
 local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if version ~= tonumber(ARGV[1]) then
-  return {0, version}
+  return {0, version, 0, 0}
 end
 redis.call('LSET', KEYS[2], tonumber(ARGV[2]), ARGV[3])
 version = version + 1
@@ -46,7 +52,10 @@ redis.call('HSET', KEYS[1], 'version', version)
 redis.call('HINCRBY', KEYS[1], 'void', tonumber(ARGV[6]))
 redis.call('SET', KEYS[3], version .. ':' .. ARGV[4], 'EX', tonumber(ARGV[5]))
 redis.call('PUBLISH', ARGV[7], ARGV[8] .. version)
-return {1, version}
+local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
+local current = redis.call('HGET', KEYS[4], 'current') == ARGV[9] and '1' or '0'
+redis.call('SET', KEYS[5], seq .. ':' .. current .. ':' .. ARGV[10])
+return {1, version, seq, tonumber(current)}
 """
 
 # KEYS: shoe info, shoe state
@@ -66,4 +75,75 @@ return 1
 # cached value carries the version it was built at, and the caller uses it only at that version.
 READ_CACHED = """
 return {redis.call('HGET', KEYS[1], 'version'), redis.call('GET', KEYS[2])}
+"""
+
+# KEYS: applied sequence numbers, table registry, summaries, road shapes, matched patterns,
+#       lobby sequence counter, event stream, then one "grown" hash per lobby road, then one
+#       member hash per pattern (both named ...:ROAD / ...:PATTERN, see api/lobby.py)
+# ARGV: table, table write sequence number, 1 if the update is of the current shoe else 0,
+#       default registry entry JSON, stream length bound, shoe, summary JSON, shape JSON,
+#       matched patterns ("id=since_round,..."), run changes ("road=+" grew, "road=-" another
+#       run started; ","-separated), then event type / event JSON pairs
+# Applies a table's update to the lobby-wide structures once, in table write order: an update
+# older than the last one applied (a late or repeated call) changes nothing. Good Road events are
+# made here, from the membership the lobby held, so they fire exactly when membership changes.
+LOBBY_PUBLISH = """
+local table_id, seq = ARGV[1], tonumber(ARGV[2])
+if seq <= tonumber(redis.call('HGET', KEYS[1], table_id) or '0') then
+  return {0}
+end
+redis.call('HSET', KEYS[1], table_id, seq)
+redis.call('HSETNX', KEYS[2], table_id, ARGV[4])
+local lseq = redis.call('INCR', KEYS[6])
+local maxlen = tonumber(ARGV[5])
+local ids = {}
+local function emit(kind, data)
+  ids[#ids + 1] = redis.call('XADD', KEYS[7], 'MAXLEN', '~', maxlen, '*', 'type', kind,
+    'data', data)
+end
+for i = 11, #ARGV, 2 do
+  emit(ARGV[i], ARGV[i + 1])
+end
+if ARGV[3] ~= '1' then
+  return {1, lseq, unpack(ids)}
+end
+local grown, members = {}, {}
+for i = 8, #KEYS do
+  local road = string.match(KEYS[i], ':grown:(.+)$')
+  if road then grown[road] = KEYS[i] end
+  local pattern = string.match(KEYS[i], ':good:(.+)$')
+  if pattern then members[pattern] = KEYS[i] end
+end
+redis.call('HSET', KEYS[3], table_id, ARGV[7])
+redis.call('HSET', KEYS[4], table_id, ARGV[8])
+for road, change in string.gmatch(ARGV[10], '([^,=]+)=([+-])') do
+  if change == '+' then
+    redis.call('HSET', grown[road], table_id, lseq)
+  else
+    redis.call('HDEL', grown[road], table_id)
+  end
+end
+local old, new = {}, {}
+local matched = redis.call('HGET', KEYS[5], table_id) or ''
+for pattern, since in string.gmatch(matched, '([^,=]+)=(%d+)') do
+  old[pattern] = since
+end
+for pattern, since in string.gmatch(ARGV[9], '([^,=]+)=(%d+)') do
+  new[pattern] = since
+  redis.call('HSET', members[pattern], table_id, since)
+end
+redis.call('HSET', KEYS[5], table_id, ARGV[9])
+local prefix = '{"table":"' .. table_id .. '","shoe":"' .. ARGV[6] .. '","pattern":"'
+for pattern, since in pairs(old) do
+  if not new[pattern] then
+    redis.call('HDEL', members[pattern], table_id)
+    emit('good_road', prefix .. pattern .. '","state":"stop","since_round":' .. since .. '}')
+  end
+end
+for pattern, since in pairs(new) do
+  if not old[pattern] then
+    emit('good_road', prefix .. pattern .. '","state":"start","since_round":' .. since .. '}')
+  end
+end
+return {1, lseq, unpack(ids)}
 """

@@ -10,7 +10,8 @@ Cluster (every script touches one slot):
   and ``void`` count;
 - ``{t:T}:shoe:S:rounds``: list of round records (JSON), round n at index n-1 (no TTL: durable);
 - ``{t:T}:shoe:S:state``: cached scorecard state, ``b"VERSION:" + bytes`` (with a TTL);
-- ``{t:T}:shoe:S:cache:NAME``: cached response, ``b"VERSION:" + bytes`` (with a TTL).
+- ``{t:T}:shoe:S:cache:NAME``: cached response, ``b"VERSION:" + bytes`` (with a TTL);
+- ``{t:T}:lobby``: the lobby update of the table's last write (see :mod:`api.lobby`).
 
 Caches carry the version they were built at in their value and are used only when it equals the
 shoe's version, so a reader never sees a mix of old rounds and a new scorecard, and anything
@@ -28,11 +29,14 @@ from typing import Any
 import redis
 
 from api.config import Settings
+from api.events import EventHub
+from api.lobby import Lobby, round_event, update_of
 from api.localcache import LocalCache
 from api.records import dumps, record_of, round_of, same_round
-from api.scripts import APPEND_ROUND, READ_CACHED, REPLACE_ROUND, STORE_STATE
+from api.scripts import APPEND_ROUND, LOBBY_PUBLISH, READ_CACHED, REPLACE_ROUND, STORE_STATE
 from api.versions import CHANNEL, SEPARATOR, VersionWatch
 from roads import Round, Scorecard
+from roads.lobby import streaks
 
 VARIANTS = ("standard", "no_commission", "speed")
 # Optimistic writes retry this often when other writers keep winning; then 503.
@@ -60,17 +64,19 @@ class Contended(Exception):
 class TableKeys:
     meta: str
     shoes: str
+    lobby: str
 
     @classmethod
     def of(cls, table: str) -> TableKeys:
         tag = f"{{t:{table}}}"
-        return cls(meta=f"{tag}:meta", shoes=f"{tag}:shoes")
+        return cls(meta=f"{tag}:meta", shoes=f"{tag}:shoes", lobby=f"{tag}:lobby")
 
 
 @dataclass(frozen=True)
 class ShoeKeys:
     meta: str
     shoes: str
+    lobby: str
     info: str
     rounds: str
     state: str
@@ -83,6 +89,7 @@ class ShoeKeys:
         return cls(
             meta=tables.meta,
             shoes=tables.shoes,
+            lobby=tables.lobby,
             info=base,
             rounds=f"{base}:rounds",
             state=f"{base}:state",
@@ -90,11 +97,12 @@ class ShoeKeys:
         )
 
 
-def connect(settings: Settings) -> redis.Redis:
-    """A client for the configured Redis, with short timeouts so an outage answers fast."""
+def connect(settings: Settings, *, blocking_seconds: float = 0) -> redis.Redis:
+    """A client for the configured Redis, with short timeouts so an outage answers fast; a
+    client for blocking reads waits ``blocking_seconds`` longer."""
     return redis.Redis.from_url(
         settings.redis_url,
-        socket_timeout=settings.redis_timeout,
+        socket_timeout=settings.redis_timeout + blocking_seconds,
         socket_connect_timeout=settings.redis_timeout,
         health_check_interval=30,
     )
@@ -104,7 +112,12 @@ class Store:
     """The service's view of Redis. One per process; the client is made on first use, so a
     gunicorn master that preloads the app never shares a connection pool with its workers."""
 
-    def __init__(self, settings: Settings, factory: Callable[[], redis.Redis]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        factory: Callable[[], redis.Redis],
+        blocking_factory: Callable[[], redis.Redis] | None = None,
+    ) -> None:
         self.settings = settings
         self._factory = factory
         self._client: redis.Redis | None = None
@@ -114,6 +127,8 @@ class Store:
         self.pictures = LocalCache()
         self.picture_urls = LocalCache()
         self.versions = VersionWatch(factory, on_reset=self._forget_recent)
+        self.lobby = Lobby(lambda: self.client, lambda: self._lobby_publish)
+        self.events = EventHub(blocking_factory or factory)
 
     def _forget_recent(self) -> None:
         self.pictures.clear()
@@ -127,6 +142,7 @@ class Store:
             self._replace = client.register_script(REPLACE_ROUND)
             self._store_state = client.register_script(STORE_STATE)
             self._read_cached = client.register_script(READ_CACHED)
+            self._lobby_publish = client.register_script(LOBBY_PUBLISH)
             self._client, self._pid = client, os.getpid()
         return self._client
 
@@ -141,6 +157,7 @@ class Store:
         pipe.hset(meta, mapping={"name": name, "variant": variant})
         pipe.hincrby(meta, "mver", 1)
         pipe.execute()
+        self.lobby.register(table, name, variant)
 
     def table(self, table: str) -> dict[str, Any] | None:
         """The table's metadata and its current shoe's version and counts, or ``None``."""
@@ -194,6 +211,8 @@ class Store:
                 if stored is not None:
                     record = json.loads(stored)
                     if same_round(record, round):
+                        # The first answer may have been lost before the lobby had it.
+                        self.lobby.republish(table, self.client.get(keys.lobby))
                         return False, record, record["version"]
                     raise Conflict(
                         f"round {number} of shoe {shoe} is already stored with a different "
@@ -210,10 +229,15 @@ class Store:
             scorecard = self._scorecard_at(keys, version, state)
             if scorecard is None:
                 continue  # the shoe moved on while we read it
+            before = streaks(scorecard) if count else None
             scorecard.add(round)
             record = record_of(number, round, version + 1)
-            done, new_version, _ = self._append(
-                keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes],
+            events = [("round", round_event(table, shoe, version + 1, number, round))]
+            if count == 0:
+                events.insert(0, ("shoe", {"table": table, "shoe": shoe}))
+            update = update_of(table, shoe, version + 1, scorecard, before=before, events=events)
+            done, new_version, _, seq = self._append(
+                keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes, keys.lobby],
                 args=[
                     shoe,
                     version,
@@ -223,10 +247,12 @@ class Store:
                     self.settings.state_ttl,
                     CHANNEL,
                     _message_prefix(table, shoe),
+                    update,
                 ],
             )
             if done == 1:
                 self.versions.saw(table, shoe, int(new_version))
+                self.lobby.publish(table, int(seq), True, update)
                 return True, record, int(new_version)
             if done == -1:
                 current = self.current_shoe(table)
@@ -254,17 +280,28 @@ class Store:
             old = records[number - 1]
             if old["void"]:
                 if void:
+                    self.lobby.republish(table, self.client.get(keys.lobby))
                     return False, old, version
                 raise Conflict(f"round {number} of shoe {shoe} is void and cannot be corrected")
             rounds = [round_of(record) for record in records]
             new = change(rounds[number - 1])
             if not void and same_round(old, new):
+                self.lobby.republish(table, self.client.get(keys.lobby))
                 return False, old, version
             rounds[number - 1] = new
             scorecard = Scorecard.from_rounds(rounds)
             record = record_of(number, new, version + 1)
-            done, new_version = self._replace(
-                keys=[keys.info, keys.rounds, keys.state],
+            event = round_event(table, shoe, version + 1, number, new)
+            update = update_of(
+                table,
+                shoe,
+                version + 1,
+                scorecard,
+                before=None,
+                events=[("void" if void else "correction", event)],
+            )
+            done, new_version, seq, current = self._replace(
+                keys=[keys.info, keys.rounds, keys.state, keys.meta, keys.lobby],
                 args=[
                     version,
                     number - 1,
@@ -274,10 +311,13 @@ class Store:
                     int(void),
                     CHANNEL,
                     _message_prefix(table, shoe),
+                    shoe,
+                    update,
                 ],
             )
             if done == 1:
                 self.versions.saw(table, shoe, int(new_version))
+                self.lobby.publish(table, int(seq), current == 1, update)
                 return True, record, int(new_version)
         raise Contended(f"shoe {shoe} is changing too fast; retry")
 

@@ -290,3 +290,22 @@ def since(pattern: Pattern, sides: Sequence[str], lengths: Sequence[int]) -> int
         if not lengths or not pattern.test(sides, lengths):
             return back
         back += 1
+
+
+def good_roads_of(
+    sides: Sequence[str],
+    lengths: Sequence[int],
+    cell_rounds: Sequence[int],
+    patterns: Sequence[Pattern] = PATTERNS,
+) -> list[dict[str, object]]:
+    """The patterns a Big Road matches now, each with ``since_round``: the (1-based) round of the
+    cell from which it has held without a break. ``cell_rounds`` holds the 0-based round index of
+    every Big Road cell, in order."""
+    found: list[dict[str, object]] = []
+    for pattern in matching(sides, lengths, patterns):
+        back = since(pattern, sides, lengths)
+        assert back is not None  # it matches
+        found.append(
+            {"pattern": pattern.id, "name": pattern.name, "since_round": cell_rounds[-1 - back] + 1}
+        )
+    return found

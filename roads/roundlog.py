@@ -30,6 +30,9 @@ _UNKNOWN_TOTAL = 15
 _RESULT_CODE = {result: code for code, result in enumerate(RESULTS)}
 # Translation tables from a flags byte to 1 or 0, so selections run over all flags at once.
 _PLAYED = bytes(int(not flags & VOID) for flags in range(256))
+_RESULT_OR_VOID = bytes(
+    ord("-") if flags & VOID or flags & 3 > TIE else ord(RESULTS[flags & 3]) for flags in range(256)
+)
 _CELL = bytes(int(not flags & VOID and flags & 3 < TIE) for flags in range(256))
 _BAD_RESULT = bytes(int(flags & 3 > TIE) for flags in range(256))
 
@@ -87,6 +90,12 @@ class RoundLog:
     def played(self) -> list[int]:
         """Indexes of the rounds that are not void (the bead plate), without decoding."""
         return list(compress(count(), self.flags().translate(_PLAYED)))
+
+    def recent_results(self, count: int) -> list[str]:
+        """The results (``B``/``P``/``T``) of the last ``count`` played rounds, oldest first,
+        without decoding."""
+        flags = self.flags().translate(_RESULT_OR_VOID).replace(b"-", b"")
+        return list(flags[len(flags) - count :].decode()) if count > 0 else []
 
     def cells(self) -> list[int]:
         """Indexes of the played Banker/Player rounds (the Big Road's cells), without decoding."""

@@ -20,7 +20,7 @@ from roads.composition import DEFAULT_DECKS, Composition
 from roads.derived import DERIVED_ROADS, DerivedRoad, derived_mark
 from roads.errors import RoundError, ShoeError
 from roads.grid import TAILS, Tail, layout_cells
-from roads.patterns import PATTERNS, Pattern, matching, since
+from roads.patterns import PATTERNS, Pattern, good_roads_of
 from roads.round import RESULTS, Round
 from roads.roundlog import RoundLog
 from roads.state import (
@@ -200,6 +200,11 @@ class Scorecard:
         """Rounds that entered the roads (void rounds excluded)."""
         return len(self._bead)
 
+    def recent(self, count: int) -> list[str]:
+        """The results of the last ``count`` played rounds, oldest first (the lobby tile's
+        "last few results")."""
+        return self._log.recent_results(count)
+
     def road(self, name: str) -> DerivedRoad:
         """A derived road by name: ``big_eye_boy``, ``small_road`` or ``cockroach_road``."""
         for road in self.derived:
@@ -228,18 +233,8 @@ class Scorecard:
     def good_roads(self, patterns: Sequence[Pattern] = PATTERNS) -> list[dict[str, Any]]:
         """The Good Roads the Big Road matches now (see :mod:`roads.patterns`), each with the
         round from which it has held without a break."""
-        columns, cell_rounds = self.big_road.columns, self.big_road.cell_rounds
-        found = []
-        for pattern in matching(columns.sides, columns.lengths, patterns):
-            back = since(pattern, columns.sides, columns.lengths)
-            found.append(
-                {
-                    "pattern": pattern.id,
-                    "name": pattern.name,
-                    "since_round": cell_rounds[-1 - back] + 1,
-                }
-            )
-        return found
+        columns = self.big_road.columns
+        return good_roads_of(columns.sides, columns.lengths, self.big_road.cell_rounds, patterns)
 
     def streaks(self) -> dict[str, dict[str, dict[str, Any]]]:
         """Current and longest run of the Big Road (side B/P) and each derived road (red/blue)."""

@@ -122,6 +122,8 @@ def _snapshot(redis_client) -> dict:
             snapshot[key] = redis_client.hgetall(key)
         elif kind == b"list":
             snapshot[key] = redis_client.lrange(key, 0, -1)
+        elif kind == b"stream":
+            snapshot[key] = redis_client.xrange(key)
         else:
             snapshot[key] = redis_client.get(key)
     return snapshot

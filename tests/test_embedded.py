@@ -23,6 +23,25 @@ def test_embedded_store_runs_the_whole_api():
     assert client.get("/readyz").status_code == 200
 
 
+def test_embedded_lobby_good_roads_and_events():
+    client = embedded_app(demo=False, sse_heartbeat=0.1).test_client()
+    stream = client.get("/v1/events", buffered=False)
+    feed(client, "PBBBB")
+    tiles = client.get("/v1/tables?sort=streak&since=0").json
+    assert tiles["tables"][0]["streaks"]["big_road"]["current"] == {"side": "B", "length": 4}
+    assert tiles["grown"] == 1
+    good = client.get("/v1/good-roads?patterns=banker_streak").json["good_roads"]
+    assert [(g["table"], g["since_round"]) for g in good] == [("t1", 5)]
+    kinds = []
+    for chunk in stream.response:
+        if b"event: " in chunk:
+            kinds.append(chunk.split(b"event: ")[1].split(b"\n")[0].decode())
+        if len(kinds) == 7:
+            break
+    stream.close()
+    assert kinds == ["shoe", "round", "round", "round", "round", "round", "good_road"]
+
+
 def test_embedded_pictures_follow_new_rounds():
     client = embedded_app(demo=False).test_client()
     feed(client, "BPPBBBPT")

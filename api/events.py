@@ -1,0 +1,176 @@
+"""The live event feed: one reader of the lobby's Redis Stream per process, fanned out to every
+Server-Sent Events client the process serves.
+
+Events are written to the stream ``{lobby}:events`` by the lobby script (:mod:`api.lobby`) when
+a write is committed; their stream ids are the SSE ids. A client that reconnects with
+``Last-Event-ID`` gets what it missed from the stream itself (:meth:`EventHub.backlog`), then the
+live events; if what it missed has already been trimmed from the stream it is told to start
+afresh (a ``reset`` event) rather than silently skipping events.
+
+One blocking ``XREAD`` per process feeds every client, so an idle client costs a queue and a
+waiting request (a greenlet under gevent workers), not a Redis connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import redis
+
+from api.lobby import EVENTS
+
+log = logging.getLogger("roads.events")
+
+BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
+EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    id: str
+    type: str
+    data: str
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return stream_key(self.id)
+
+    def sse(self) -> str:
+        """The event in the ``text/event-stream`` format."""
+        return f"id: {self.id}\nevent: {self.type}\ndata: {self.data}\n\n"
+
+
+def stream_key(event_id: str) -> tuple[int, int]:
+    """A stream id as a comparable pair (``"1700000000000-3"`` -> ``(1700000000000, 3)``)."""
+    millis, _, sequence = event_id.partition("-")
+    return int(millis), int(sequence or 0)
+
+
+def _event(entry_id: bytes, fields: dict[bytes, bytes]) -> Event:
+    return Event(entry_id.decode(), fields[b"type"].decode(), fields[b"data"].decode())
+
+
+class Subscription:
+    """One client's queue of live events. A client too slow to keep up is cut off
+    (``overflowed``) rather than holding events without bound; it resumes from its last id."""
+
+    def __init__(self, size: int) -> None:
+        self.queue: queue.Queue[Event] = queue.Queue(maxsize=size)
+        self.overflowed = False
+
+    def offer(self, event: Event) -> None:
+        try:
+            self.queue.put_nowait(event)
+        except queue.Full:
+            self.overflowed = True
+
+    def next(self, timeout: float) -> Event | None:
+        """The next live event, or ``None`` after ``timeout`` seconds without one."""
+        try:
+            return self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+class EventHub:
+    """The process's reader of the event stream (started on first use, after any fork)."""
+
+    def __init__(
+        self,
+        factory: Callable[[], redis.Redis],
+        *,
+        block_ms: int = int(BLOCK_SECONDS * 1000),
+        queue_size: int = 1000,
+        retry_seconds: float = 0.5,
+    ) -> None:
+        self._factory = factory
+        self._block_ms = block_ms
+        self._queue_size = queue_size
+        self._retry = retry_seconds
+        self._subscribers: set[Subscription] = set()
+        self._lock = threading.Lock()
+        self._pid = 0
+        self._stop = threading.Event()
+        self._started = threading.Event()
+
+    def subscribe(self) -> Subscription:
+        """A new client's queue: it gets every event added to the stream from now on (once
+        the reader has found the stream's end, which the first client waits for briefly)."""
+        self._ensure_running()
+        subscription = Subscription(self._queue_size)
+        with self._lock:
+            self._subscribers.add(subscription)
+        self._started.wait(self._block_ms / 1000)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            self._subscribers.discard(subscription)
+
+    @property
+    def clients(self) -> int:
+        return len(self._subscribers)
+
+    def backlog(self, client: redis.Redis, after: str, limit: int = 10_000) -> list[Event] | None:
+        """The events after id ``after`` still in the stream, oldest first; ``None`` when some
+        of them were already trimmed (the client must start afresh)."""
+        entries = client.xrange(EVENTS, min=after, max="+", count=limit + 1)
+        events = [_event(entry_id, fields) for entry_id, fields in entries]
+        if events and events[0].id == after:
+            return events[1:]
+        first = client.xrange(EVENTS, min="-", max="+", count=1) if not events else entries[:1]
+        if first and stream_key(first[0][0].decode()) > stream_key(after):
+            return None  # the stream no longer reaches back to where the client was
+        return events
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _ensure_running(self) -> None:
+        if self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._pid = os.getpid()
+            self._subscribers = set()
+            self._started = threading.Event()
+            threading.Thread(target=self._read, name="event-hub", daemon=True).start()
+
+    def _read(self) -> None:
+        last: str | None = None
+        while not self._stop.is_set():
+            client = None
+            try:
+                client = self._factory()
+                if last is None:
+                    newest = client.xrevrange(EVENTS, count=1)
+                    last = newest[0][0].decode() if newest else "0-0"
+                self._started.set()
+                while not self._stop.is_set():
+                    answer = client.xread({EVENTS: last}, block=self._block_ms, count=500)
+                    for _, entries in answer or []:
+                        for entry_id, fields in entries:
+                            event = _event(entry_id, fields)
+                            last = event.id
+                            self._deliver(event)
+            except Exception:  # Redis away: retry from the last id, so nothing is skipped
+                log.debug("event hub lost Redis", exc_info=True)
+            finally:
+                if client is not None:
+                    with contextlib.suppress(Exception):
+                        client.close()
+            self._stop.wait(self._retry)
+
+    def _deliver(self, event: Event) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for subscription in subscribers:
+            subscription.offer(event)

@@ -1,0 +1,76 @@
+"""The live event feed for lobby clients (Server-Sent Events)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flask import Response, current_app, request, stream_with_context
+from flask_smorest import Blueprint, abort
+
+from api.events import EVENT_ID, Event, Subscription, stream_key
+from api.views.common import store
+
+blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
+
+EVENT_TYPES = "round, shoe, correction, void, good_road"
+
+
+@blp.route("/v1/events")
+@blp.doc(
+    responses={
+        "200": {
+            "description": "A ``text/event-stream``: events "
+            f"({EVENT_TYPES}), each with its stream id as ``id:``; ``reset`` when the events "
+            "after ``Last-Event-ID`` are no longer kept (reload the lobby); a comment every "
+            "15 s keeps the connection open.",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        }
+    }
+)
+def events():
+    """Server-Sent Events: ``round`` (table, shoe, version, round, result), ``shoe`` (a new
+    shoe started), ``correction`` and ``void``, and ``good_road`` when a table starts (``state:
+    start``) or stops matching a pattern. Send ``Last-Event-ID`` (or ``?last_event_id=``) to
+    resume after the event you saw last."""
+    last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    if last is not None and not EVENT_ID.match(last):
+        abort(400, message="Last-Event-ID must be an event id such as 1700000000000-0")
+    hub = store().events
+    subscription = hub.subscribe()
+    try:
+        backlog = hub.backlog(store().client, last) if last else []
+    except Exception:
+        hub.unsubscribe(subscription)
+        raise
+    heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
+
+    def stream() -> Iterator[str]:
+        try:
+            yield from _feed(subscription, last, backlog, heartbeat)
+        finally:
+            hub.unsubscribe(subscription)
+
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # proxies must pass events on at once
+    return response
+
+
+def _feed(
+    subscription: Subscription, last: str | None, backlog: list[Event] | None, heartbeat: float
+) -> Iterator[str]:
+    yield "retry: 2000\n\n"
+    if backlog is None:
+        yield 'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
+        backlog = []
+    seen = stream_key(last) if last else (0, 0)
+    for event in backlog:
+        seen = event.key
+        yield event.sse()
+    while not subscription.overflowed:
+        event = subscription.next(heartbeat)
+        if event is None:
+            yield ": heartbeat\n\n"
+        elif event.key > seen:  # the backlog may already have held it
+            seen = event.key
+            yield event.sse()

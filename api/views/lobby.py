@@ -1,0 +1,123 @@
+"""The multi-table lobby: every table's tile, sorting by streak, and Good Roads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask_smorest import Blueprint, abort
+
+from api.lobby import sorted_by_streak
+from api.localcache import LocalCache
+from api.schemas import (
+    GoodRoadsQuerySchema,
+    GoodRoadsSchema,
+    LobbyQuerySchema,
+    PatternsSchema,
+    TablesSchema,
+)
+from api.views.common import dumps, etag_of, json_response, not_modified, store
+from roads.patterns import PATTERNS, PATTERNS_BY_ID, Pattern, PatternError, parse_expression
+
+blp = Blueprint(
+    "lobby", __name__, description="The multi-table lobby: every table at once, Good Roads."
+)
+
+CUSTOM_HELP = (
+    "Terms separated by spaces, one per column, the newest last: X or Y (X is either side, Y the "
+    "other), then the column's length, with + for 'that many or more'. Example: 'X1 Y2 X1 Y2'."
+)
+PATTERN_LIST = dumps(
+    {
+        "patterns": [{"id": p.id, "name": p.name, "description": p.description} for p in PATTERNS],
+        "custom": CUSTOM_HELP,
+    }
+)
+# Lobby answers are the same for every client until the lobby's cursor moves.
+answers = LocalCache(max_bytes=16 * 1024 * 1024)
+
+
+@blp.route("/v1/patterns")
+@blp.response(200, PatternsSchema)
+def patterns():
+    """The built-in Good Roads, each with its id, name and a one-line description, and how to
+    write a pattern of your own."""
+    return json_response(PATTERN_LIST, etag_of("patterns", len(PATTERN_LIST)))
+
+
+@blp.route("/v1/tables", methods=["GET"])
+@blp.arguments(LobbyQuerySchema(), location="query", error_status_code=400)
+@blp.response(200, TablesSchema)
+def tables(query):
+    """Every table's tile: name, variant, current shoe, rounds played, the last results, the
+    current and longest run of each road, and the Good Roads it matches now. ``sort=streak``
+    puts the longest current run on ``road`` first (then the longest run of the shoe);
+    ``since=CURSOR`` adds ``grown``, the tables whose run on ``road`` grew since that cursor.
+    Every answer carries a new ``cursor``."""
+    road, since = query["road"], query.get("since")
+    (epoch, cursor), tiles, grown = store().lobby.tables(
+        grown_road=road if since is not None else None
+    )
+    key = (epoch, cursor, query.get("sort"), road, since)
+    etag = etag_of("tables", *key)
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    body = answers.get(key)
+    if body is None:
+        if query.get("sort") == "streak":
+            tiles = sorted_by_streak(tiles, road)
+        else:
+            tiles.sort(key=lambda tile: tile["table"])
+        answer: dict[str, Any] = {"cursor": cursor}
+        if since is not None:
+            answer["grown"] = sum(1 for seq in grown.values() if int(seq) > since)
+        answer["tables"] = tiles
+        body = dumps(answer)
+        answers.put(key, body)
+    return json_response(body, etag)
+
+
+@blp.route("/v1/good-roads")
+@blp.arguments(GoodRoadsQuerySchema(), location="query", error_status_code=400)
+@blp.response(200, GoodRoadsSchema)
+def good_roads(query):
+    """The tables that match the patterns now: one item per (table, pattern) with the round the
+    pattern holds from and the table's tile. ``patterns`` picks built-in ones (comma-separated
+    ids), ``custom`` adds your own (``X1 Y2 X1 Y2``); neither means every built-in pattern."""
+    chosen, custom = _built_in(query.get("patterns")), _custom(query.get("custom") or [])
+    if not chosen and not custom:
+        chosen = [pattern.id for pattern in PATTERNS]
+    lobby = store().lobby
+    found = lobby.members(chosen) + (lobby.custom_members(custom) if custom else [])
+    found.sort(key=lambda item: (item[0], item[1]))
+    tiles = lobby.tiles_of(sorted({table for table, _, _ in found}))
+    items = [
+        {"table": table, "pattern": pattern, "since_round": since, "summary": tiles[table]}
+        for table, pattern, since in found
+        if table in tiles
+    ]
+    return Response(dumps({"good_roads": items}), mimetype="application/json")
+
+
+def _built_in(text: str | None) -> list[str]:
+    if not text:
+        return []
+    ids = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [pattern for pattern in ids if pattern not in PATTERNS_BY_ID]
+    if unknown:
+        abort(
+            400,
+            message=f"unknown pattern {unknown[0]!r}; the patterns are listed at /v1/patterns",
+        )
+    return list(dict.fromkeys(ids))
+
+
+def _custom(texts: list[str]) -> list[Pattern]:
+    patterns = []
+    for text in texts:
+        try:
+            patterns.append(parse_expression(text))
+        except PatternError as error:
+            abort(400, message=f"custom pattern {text!r}: {error}")
+    return patterns

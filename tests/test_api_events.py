@@ -1,0 +1,124 @@
+"""The live event feed, /v1/events (Server-Sent Events from the lobby's Redis Stream)."""
+
+import json
+import time
+
+import pytest
+
+from .api_helpers import feed, post_round
+from .conftest import AUTH, make_app
+
+
+@pytest.fixture
+def app(redis_server, redis_client):
+    return make_app(redis_server.url, sse_heartbeat=0.1)
+
+
+def read(response, count, seconds=5.0):
+    """The next ``count`` events (dicts with id, event, data) and how many heartbeats came."""
+    events, heartbeats = [], 0
+    deadline = time.monotonic() + seconds
+    for chunk in response.response:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if text.startswith(": heartbeat"):
+            heartbeats += 1
+        elif not text.startswith("retry:"):
+            fields = dict(line.split(": ", 1) for line in text.strip().split("\n"))
+            fields["data"] = json.loads(fields["data"])
+            events.append(fields)
+        if len(events) >= count or time.monotonic() > deadline:
+            break
+    return events, heartbeats
+
+
+def test_rounds_arrive_live_with_their_stream_ids(client):
+    stream = client.get("/v1/events", buffered=False)
+    assert stream.status_code == 200
+    assert stream.mimetype == "text/event-stream"
+    feed(client, "BPT")
+    events, _ = read(stream, 4)
+    stream.close()
+    assert [e["event"] for e in events] == ["shoe", "round", "round", "round"]
+    assert [e["data"].get("result") for e in events[1:]] == ["B", "P", "T"]
+    assert events[3]["data"] == {
+        "table": "t1",
+        "shoe": "s1",
+        "version": 3,
+        "round": 3,
+        "result": "T",
+        "void": False,
+    }
+    ids = [tuple(map(int, e["id"].split("-"))) for e in events]
+    assert ids == sorted(ids) and len(set(ids)) == 4
+
+
+def test_a_client_resumes_after_its_last_event_id(client):
+    stream = client.get("/v1/events", buffered=False)
+    feed(client, "BB")
+    seen, _ = read(stream, 2)  # shoe, round 1
+    stream.close()
+    post_round(client, 3, result="P")  # missed while away
+    again = client.get("/v1/events", headers={"Last-Event-ID": seen[-1]["id"]}, buffered=False)
+    post_round(client, 4, result="P")  # live after reconnecting
+    events, _ = read(again, 3)
+    again.close()
+    assert [(e["event"], e["data"]["round"]) for e in events] == [
+        ("round", 2),
+        ("round", 3),
+        ("round", 4),
+    ]
+
+
+def test_good_road_events_fire_once_when_a_pattern_starts_and_once_when_it_stops(client):
+    feed(client, "BBB")
+    stream = client.get("/v1/events", buffered=False)
+    for number, result in enumerate("BBP", start=4):
+        post_round(client, number, result=result)
+    events, _ = read(stream, 7, seconds=1.0)  # six come; a seventh would be a duplicate
+    stream.close()
+    assert len(events) == 6
+    good = [
+        (e["data"]["pattern"], e["data"]["state"], e["data"]["since_round"])
+        for e in events
+        if e["event"] == "good_road"
+    ]
+    assert good == [
+        ("banker_streak", "start", 4),
+        ("banker_streak", "stop", 4),
+        ("change_to_player", "start", 6),
+    ]
+
+
+def test_voids_and_corrections_are_events(client):
+    feed(client, "BB")
+    stream = client.get("/v1/events", buffered=False)
+    client.put("/v1/tables/t1/shoes/s1/rounds/1", json={"result": "P"}, headers=AUTH)
+    client.post("/v1/tables/t1/shoes/s1/rounds/2/void", headers=AUTH)
+    events, _ = read(stream, 2)
+    stream.close()
+    assert [(e["event"], e["data"]["round"], e["data"]["result"]) for e in events] == [
+        ("correction", 1, "P"),
+        ("void", 2, "B"),
+    ]
+
+
+def test_an_idle_stream_sends_heartbeats(client):
+    stream = client.get("/v1/events", buffered=False)
+    events, heartbeats = read(stream, 1, seconds=0.5)
+    stream.close()
+    assert events == [] and heartbeats >= 2
+
+
+def test_a_client_whose_events_were_trimmed_is_told_to_reset(client, redis_client):
+    feed(client, "BBBB")
+    first = redis_client.xrange("{lobby}:events", count=1)[0][0].decode()
+    redis_client.xtrim("{lobby}:events", maxlen=2, approximate=False)
+    stream = client.get("/v1/events", headers={"Last-Event-ID": first}, buffered=False)
+    events, _ = read(stream, 1)
+    stream.close()
+    assert events[0]["event"] == "reset"
+
+
+def test_a_bad_last_event_id_is_a_400(client):
+    answer = client.get("/v1/events", headers={"Last-Event-ID": "yesterday"})
+    assert answer.status_code == 400 and "Last-Event-ID" in answer.json["message"]
