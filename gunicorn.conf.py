@@ -1,15 +1,28 @@
 """gunicorn settings for the roads service (read by ``gunicorn -c gunicorn.conf.py wsgi:app``).
 
+Workers are gevent workers: the live event feed (``/v1/events``) holds every lobby client's
+connection open, and under gevent an idle client is a parked greenlet (a few KB), not a thread
+or a process. gevent's monkey-patching is done here, first, before the app is imported in the
+master (``preload_app``), so every socket, lock, queue and background thread the app makes is
+cooperative. Everything else the service does is short (Redis round trips, JSON, pictures).
+
 Every value can be overridden from the environment (``ROADS_BIND``, ``ROADS_WORKERS``,
-``ROADS_THREADS``). With no ``REDIS_URL`` the service runs on an embedded in-process Redis, which
-only one process can share: one worker then.
+``ROADS_WORKER_CONNECTIONS``, ``ROADS_WORKER_CLASS``: ``gthread`` to run without gevent, with
+``ROADS_THREADS`` threads, where each SSE client then holds a thread). With no ``REDIS_URL`` the
+service runs on an embedded in-process Redis, which only one process can share: one worker then.
 """
 
 import multiprocessing
 import os
 
+worker_class = os.environ.get("ROADS_WORKER_CLASS", "gevent")
+if worker_class == "gevent":
+    from gevent import monkey
+
+    monkey.patch_all()
+
 bind = os.environ.get("ROADS_BIND", "127.0.0.1:8000")
-worker_class = "gthread"
+worker_connections = int(os.environ.get("ROADS_WORKER_CONNECTIONS", "4000"))
 threads = int(os.environ.get("ROADS_THREADS", "8"))
 _embedded = not (os.environ.get("REDIS_URL") or os.environ.get("ROADS_REDIS_URL"))
 workers = 1 if _embedded else int(os.environ.get("ROADS_WORKERS", multiprocessing.cpu_count()))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from flask import Flask
 
@@ -12,17 +13,19 @@ from api.demo import DemoFeeder
 from api.errors import RoadsApi
 from api.events import BLOCK_SECONDS
 from api.store import Store, connect
-from api.views import events, health, images, lobby, rounds, tables
+from api.views import events, health, images, lobby, pages, rounds, tables
 from api.views import roads as roads_views
 from api.views.common import ID_PATTERN, IdConverter
 
 log = logging.getLogger("roads")
 
+STATIC = Path(__file__).resolve().parent.parent / "static"  # the lobby page
+
 
 def create_app(settings: Settings | None = None) -> Flask:
     """The WSGI app. Settings come from the environment unless given (see :mod:`api.config`)."""
     settings = settings or Settings.from_env()
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config.update(
         API_TITLE="Baccarat roads",
         API_VERSION="v1",
@@ -54,6 +57,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     )
     errors.register(app, api)
+    app.register_blueprint(pages.blp)
     for blueprint in (
         health.blp,
         lobby.blp,

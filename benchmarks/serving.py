@@ -3,20 +3,18 @@ wrk as the load generator (bounded in time; loopback only)."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.redis_server import RedisServer, free_port  # noqa: E402
+from tests.gunicorn_server import gunicorn  # noqa: E402, F401
+from tests.redis_server import RedisServer  # noqa: E402
 
 
 @contextmanager
@@ -26,37 +24,6 @@ def redis_server():
         yield server
     finally:
         server.cleanup()
-
-
-@contextmanager
-def gunicorn(app: str, env: dict[str, str]):
-    """gunicorn with the project's gunicorn.conf.py, serving ``app`` on a free port."""
-    port = free_port()
-    environment = {**os.environ, **env, "ROADS_BIND": f"127.0.0.1:{port}"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app],
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(
-                    base + "/livez" if "wsgi" in app else base + "/ok", timeout=1
-                )
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError(f"gunicorn {app} did not start") from None
-                time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def wrk(url: str, seconds: int = 5, connections: int = 16, threads: int = 2) -> dict[str, float]:

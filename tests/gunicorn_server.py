@@ -1,0 +1,48 @@
+"""The service under gunicorn (the project's gunicorn.conf.py) on a free loopback port, for the
+browser test and the benchmarks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .redis_server import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def gunicorn(app: str, env: dict[str, str]) -> Iterator[str]:
+    """gunicorn with the project's gunicorn.conf.py, serving ``app`` on a free port."""
+    port = free_port()
+    environment = {**os.environ, **env, "ROADS_BIND": f"127.0.0.1:{port}"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(
+                    base + "/livez" if "wsgi" in app else base + "/ok", timeout=1
+                )
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(f"gunicorn {app} did not start") from None
+                time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=20)

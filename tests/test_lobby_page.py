@@ -1,0 +1,152 @@
+"""The lobby page in a real browser: Playwright driving Debian's Chromium against the service
+running under gunicorn (gevent workers) on the tests' Redis, with tables fed over HTTP.
+
+Set ``ROADS_SCREENSHOTS`` to a folder to keep screenshots of what the test saw.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from .conftest import KEY
+from .gunicorn_server import gunicorn
+
+CHROMIUM = "/usr/bin/chromium"
+# As root and on a closed network: no sandbox, and none of Chromium's background connections.
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def send(base: str, method: str, path: str, body: dict) -> None:
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        method=method,
+        headers={"Content-Type": "application/json", "X-API-Key": KEY},
+    )
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        assert answer.status in (200, 201)
+
+
+def deal(base: str, table: str, results: str, first: int = 1, shoe: str = "s1") -> None:
+    for number, result in enumerate(results, start=first):
+        send(
+            base,
+            "POST",
+            f"/v1/tables/{table}/shoes/{shoe}/rounds",
+            {"round": number, "result": result},
+        )
+
+
+@pytest.fixture(scope="module")
+def service(redis_server):
+    import redis
+
+    redis.Redis.from_url(redis_server.url).flushdb()
+    env = {"REDIS_URL": redis_server.url, "ROADS_INGEST_KEYS": KEY, "ROADS_WORKERS": "1"}
+    with gunicorn("wsgi:app", env) as base:
+        send(base, "PUT", "/v1/tables/alpha", {"name": "Alpha Baccarat"})
+        send(base, "PUT", "/v1/tables/bravo", {"name": "Bravo Speed", "variant": "speed"})
+        send(
+            base,
+            "PUT",
+            "/v1/tables/charlie",
+            {"name": "Charlie No Commission", "variant": "no_commission"},
+        )
+        deal(base, "alpha", "BPPBTPBBPPPBPBTBBP")
+        deal(base, "bravo", "PPBPBBTPPBPPBBBPBP")
+        deal(base, "charlie", "BBPTPBPBPPBBPBPPBT")
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Chromium is missing: scripts/test installs Debian's chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def shoot(page, name: str) -> None:
+    folder = os.environ.get("ROADS_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+def tile(page, name: str):
+    return page.locator(".tile", has=page.locator("h3", has_text=name))
+
+
+def test_the_lobby_shows_tiles_updates_live_previews_and_lists_good_roads(service, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, color_scheme="dark")
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(service + "/")
+
+    # Tiles appear, each with its Big Road picture.
+    for name in ("Alpha Baccarat", "Bravo Speed", "Charlie No Commission"):
+        expect(tile(page, name)).to_be_visible()
+    expect(tile(page, "Alpha Baccarat").locator("img.road")).to_have_attribute(
+        "src", re.compile("^blob:")
+    )
+    expect(tile(page, "Alpha Baccarat")).to_contain_text("18 rounds")
+    shoot(page, "lobby-desktop")
+
+    # A new round shows up without a reload.
+    deal(service, "alpha", "B", first=19)
+    expect(tile(page, "Alpha Baccarat")).to_contain_text("19 rounds")
+
+    # The table view: Ask Banker previews the next cells.
+    tile(page, "Alpha Baccarat").click()
+    dialog = page.locator("#table-view")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#tv-stats")).to_contain_text("Banker")
+    with page.expect_response(lambda r: "scorecard.png" in r.url and "ask=B" in r.url) as picture:
+        page.click("#ask-b")
+    assert picture.value.status == 200
+    expect(page.locator("#ask-b")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#probe")).to_contain_text("Big Eye Boy")
+    shoot(page, "lobby-table-ask-banker")
+    page.click("#tv-close")
+
+    # The Good Roads tab lists a table fed a banker streak (Banker Streak is watched by default),
+    # and the page says so when it starts.
+    page.click("#tab-good")
+    expect(page.locator("#good-tiles")).not_to_contain_text("Bravo Speed")
+    deal(service, "bravo", "BBBB", first=19)
+    expect(page.locator("#good-tiles .tile", has_text="Bravo Speed")).to_be_visible()
+    expect(page.locator("#good-tiles")).to_contain_text("Banker Streak")
+    expect(page.locator(".toast", has_text="Banker Streak on Bravo Speed")).to_be_visible()
+    shoot(page, "lobby-good-roads")
+    assert errors == []
+    page.close()
+
+
+def test_the_lobby_fits_a_phone(service, browser):
+    page = browser.new_page(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, color_scheme="light"
+    )
+    page.goto(service + "/")
+    expect(tile(page, "Alpha Baccarat")).to_be_visible()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing sticks out sideways
+    box = tile(page, "Alpha Baccarat").bounding_box()
+    assert box is not None and box["width"] > 300  # one tile per row, full width
+    shoot(page, "lobby-phone")
+    page.close()
