@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from flask_smorest import Blueprint, abort
 
 from api.events import EVENT_ID, Event, Subscription, stream_key
@@ -50,7 +50,8 @@ def events():
         finally:
             hub.unsubscribe(subscription)
 
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    # The stream needs nothing from the request context, so it does not keep one alive.
+    response = Response(stream(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # proxies must pass events on at once
     return response
