@@ -209,8 +209,9 @@ def main() -> None:
             print_latency("baseline: GET /ok (minimal Flask app)", ok, ok)
             for name, figures in results.items():
                 print_latency(name, figures, ok, target_ms=50)
+            before = service_memory_mb(port)
             sse = asyncio.run(sse_clients("127.0.0.1", port, args.clients, base, rounds=3))
-            print_sse(sse, idle)
+            print_sse(sse, idle, before)
 
 
 def print_latency(name: str, figures: dict, ok: dict, target_ms: float | None = None) -> None:
@@ -222,12 +223,16 @@ def print_latency(name: str, figures: dict, ok: dict, target_ms: float | None = 
     print(line)
 
 
-def print_sse(sse: dict, idle_mb: float) -> None:
-    verdict = "ok" if sse["memory_mb"] < 200 else "OVER 200 MB"
+def print_sse(sse: dict, start_mb: float, before_mb: float) -> None:
+    cost = sse["memory_mb"] - before_mb
+    verdict = "ok" if cost < 200 else "OVER 200 MB"
     print(f"\nSSE: {sse['clients']} idle clients on /v1/events")
     print(
-        f"  service memory (PSS, master + workers): {idle_mb:.0f} MB before, "
-        f"{sse['memory_mb']:.0f} MB with the clients ({sse['memory_mb'] - idle_mb:+.0f} MB)"
+        f"  service memory (PSS, master + workers): {start_mb:.0f} MB at start, "
+        f"{before_mb:.0f} MB after the lobby reads, {sse['memory_mb']:.0f} MB with the clients"
+    )
+    print(
+        f"  cost of the clients: {cost:+.0f} MB, {1024 * cost / sse['clients']:.0f} KB each"
         f"  [{verdict}]"
     )
     print(

@@ -2,14 +2,17 @@
 
 import pytest
 import redis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from api.lobby import Lobby
+from api.records import round_of
 from roads import PATTERNS, Scorecard
 from roads.lobby import summary
 from roads.simulator import deal_shoe
 
 from .api_helpers import feed, post_round
-from .conftest import AUTH
+from .conftest import AUTH, make_app
 
 
 def tiles(client, query=""):
@@ -205,3 +208,55 @@ def test_an_older_lobby_update_never_overwrites_a_newer_one(app, client):
     assert feed_more.status_code == 201
     app.extensions["roads.store"].lobby.republish("t", stored)  # a late, older update
     assert by_id(tiles(client))["t"]["recent"] == ["B", "B", "B", "P"]
+
+
+operations = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("deal"), st.sampled_from("ab"), st.text(alphabet="BPT", min_size=1, max_size=6)
+        ),
+        st.tuples(st.just("void"), st.sampled_from("ab"), st.integers(1, 30)),
+        st.tuples(st.just("correct"), st.sampled_from("ab"), st.integers(1, 30)),
+        st.tuples(st.just("new_shoe"), st.sampled_from("ab"), st.sampled_from("BPT")),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(operations)
+def test_the_lobby_always_equals_a_scorecard_of_the_stored_rounds(redis_server, ops):
+    redis.Redis.from_url(redis_server.url).flushdb()
+    client = make_app(redis_server.url).test_client()
+    shoes = {"a": ["s0", []], "b": ["s0", []]}  # table -> [current shoe, its results]
+    for kind, table, arg in ops:
+        shoe, results = shoes[table]
+        if kind == "deal":
+            for result in arg:
+                results.append(result)
+                assert (
+                    post_round(client, len(results), table, shoe, result=result).status_code == 201
+                )
+        elif kind == "new_shoe":
+            shoes[table] = [f"s{int(shoe[1:]) + 1}", [arg]]
+            assert post_round(client, 1, table, shoes[table][0], result=arg).status_code == 201
+        elif results and arg <= len(results):
+            path = f"/v1/tables/{table}/shoes/{shoe}/rounds/{arg}"
+            if kind == "void":
+                client.post(f"{path}/void", headers=AUTH)
+            else:
+                client.put(
+                    path, json={"result": "P" if results[arg - 1] == "B" else "B"}, headers=AUTH
+                )
+    for table in shoes:
+        shoe = shoes[table][0]
+        history = client.get(f"/v1/tables/{table}/shoes/{shoe}/rounds")
+        if history.status_code == 404:
+            continue
+        rounds = [round_of(record) for record in history.json["rounds"]]
+        expected = summary(Scorecard.from_rounds(rounds))
+        tile = by_id(tiles(client))[table]
+        assert {k: tile[k] for k in expected} == expected
+        members = {(p, s) for t, p, s in good(client) if t == table}
+        assert members == {(g["pattern"], g["since_round"]) for g in expected["good_roads"]}

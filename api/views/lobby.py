@@ -34,7 +34,7 @@ PATTERN_LIST = dumps(
     }
 )
 # Lobby answers are the same for every client until the lobby's cursor moves.
-answers = LocalCache(max_bytes=16 * 1024 * 1024)
+answers = LocalCache(max_bytes=8 * 1024 * 1024)
 
 
 @blp.route("/v1/patterns")
