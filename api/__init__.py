@@ -13,7 +13,7 @@ from api.demo import DemoFeeder
 from api.errors import RoadsApi
 from api.events import BLOCK_SECONDS
 from api.store import Store, connect
-from api.views import events, health, images, lobby, pages, rounds, tables
+from api.views import events, health, images, lobby, odds, pages, rounds, tables
 from api.views import roads as roads_views
 from api.views.common import ID_PATTERN, IdConverter
 
@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         rounds.blp,
         roads_views.blp,
         images.blp,
+        odds.blp,
         events.blp,
     ):
         api.register_blueprint(blueprint)

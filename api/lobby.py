@@ -9,6 +9,7 @@ read in one round trip whatever the number of tables:
 - ``{lobby}:shapes``: hash table -> the Big Road's columns (:class:`roads.lobby.RoadShape`), for
   matching a client's own pattern;
 - ``{lobby}:matched``: hash table -> the patterns it matches (``id=since_round,...``);
+- ``{lobby}:edges``: hash table -> the bets with a return above 100% now (``bet=rtp,...``);
 - ``{lobby}:good:PATTERN``: hash table -> since_round, one per built-in pattern (the members);
 - ``{lobby}:grown:ROAD``: hash table -> the lobby sequence number at which the table's current
   run on ROAD last grew, removed when another run starts (for the "grew since" badge);
@@ -47,6 +48,7 @@ TABLES = f"{TAG}:tables"
 SUMMARIES = f"{TAG}:summaries"
 SHAPES = f"{TAG}:shapes"
 MATCHED = f"{TAG}:matched"
+EDGES = f"{TAG}:edges"
 SEQ = f"{TAG}:seq"
 EPOCH = f"{TAG}:epoch"
 EVENTS = f"{TAG}:events"
@@ -69,6 +71,7 @@ PUBLISH_KEYS = [
     MATCHED,
     SEQ,
     EVENTS,
+    EDGES,
     *(grown_key(road) for road in LOBBY_ROADS),
     *(good_key(pattern.id) for pattern in PATTERNS),
 ]
@@ -88,13 +91,15 @@ def update_of(
     version: int,
     scorecard: Scorecard,
     *,
+    variant: str,
     before: dict[str, Any] | None,
     events: Iterable[tuple[str, dict[str, Any]]],
 ) -> str:
     """The lobby update a write implies, as JSON: the shoe's summary after the write, its road
     shape, the patterns matched, how each road's current run changed from ``before`` (the
-    streaks before the write; ``None`` for a new or rebuilt shoe) and the write's events."""
-    tile = summary(scorecard)
+    streaks before the write; ``None`` for a new or rebuilt shoe), the bets with the edge under
+    the table's ``variant``, and the write's events."""
+    tile = summary(scorecard, variant)
     return _json(
         {
             "shoe": shoe,
@@ -105,6 +110,7 @@ def update_of(
                 f"{road}={'+' if change == 'grew' else '-'}"
                 for road, change in run_changes(before, tile["streaks"]).items()
             ),
+            "edges": ",".join(f"{bet}={rtp:.6f}" for bet, rtp in tile["edge"].items()),
             "events": [[kind, _json(data)] for kind, data in events],
         }
     )
@@ -153,6 +159,7 @@ class Lobby:
             data["shape"],
             data["matched"],
             data["runs"],
+            data["edges"],
         ]
         for kind, event in data["events"]:
             args += [kind, event]
@@ -251,6 +258,7 @@ EMPTY: dict[str, Any] = {
         for road in LOBBY_ROADS
     },
     "good_roads": [],
+    "edge": {},
 }
 
 

@@ -320,6 +320,12 @@ class TileSchema(ma.Schema):
     recent = fields.List(fields.String(), required=True)
     streaks = fields.Nested(StreaksSchema, required=True)
     good_roads = fields.List(fields.Nested(GoodRoadRefSchema), required=True)
+    edge = fields.Dict(
+        keys=fields.String(),
+        values=fields.Float(),
+        required=True,
+        metadata={"description": "Bets whose return is above 100% now, with their returns."},
+    )
 
 
 class TablesSchema(ma.Schema):
@@ -339,6 +345,53 @@ class GoodRoadSchema(ma.Schema):
 
 class GoodRoadsSchema(ma.Schema):
     good_roads = fields.List(fields.Nested(GoodRoadSchema), required=True)
+
+
+class CardsLeftSchema(ma.Schema):
+    total = fields.Integer(required=True)
+    by_rank = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+
+
+class BonusOutcomesSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    natural_win = fields.Float(required=True)
+    natural_tie = fields.Float(required=True)
+
+
+class ProbabilitiesSchema(ma.Schema):
+    banker = fields.Float(required=True)
+    player = fields.Float(required=True)
+    tie = fields.Float(required=True)
+    banker_six = fields.Float(required=True, metadata={"description": "Banker wins with 6."})
+    natural = fields.Float(required=True)
+    player_pair = fields.Float(required=True)
+    banker_pair = fields.Float(required=True)
+    either_pair = fields.Float(required=True)
+    both_pairs = fields.Float(required=True)
+    perfect_pair = fields.Float(required=True)
+    perfect_pair_one_hand = fields.Float(required=True)
+    perfect_pair_both_hands = fields.Float(required=True)
+    player_bonus = fields.Nested(
+        BonusOutcomesSchema,
+        required=True,
+        metadata={"description": "natural_win, natural_tie, win_by_1 .. win_by_9 (non-natural)"},
+    )
+    banker_bonus = fields.Nested(BonusOutcomesSchema, required=True)
+
+
+class ReturnsSchema(ma.Schema):
+    player = fields.Float(required=True)
+    banker = fields.Float(required=True)
+    tie = fields.Float(required=True)
+    super_6 = fields.Float(required=True)
+    player_pair = fields.Float(required=True)
+    banker_pair = fields.Float(required=True)
+    either_pair = fields.Float(required=True)
+    perfect_pair = fields.Float(required=True)
+    player_bonus = fields.Float(required=True)
+    banker_bonus = fields.Float(required=True)
 
 
 class ShoeRefSchema(ma.Schema):
@@ -367,6 +420,25 @@ class StatsResponseSchema(ShoeRefSchema):
 
 class ProbeResponseSchema(ShoeRefSchema):
     probe = fields.Nested(ProbeSchema, required=True)
+
+
+class OddsSchema(ShoeRefSchema):
+    variant = fields.String(required=True)
+    composition_known = fields.Boolean(
+        required=True,
+        metadata={"description": "False when some round came without its cards: fresh figures."},
+    )
+    cards_left = fields.Nested(CardsLeftSchema, required=True)
+    probabilities = fields.Nested(ProbabilitiesSchema, required=True)
+    rtp = fields.Nested(
+        ReturnsSchema,
+        required=True,
+        metadata={"description": "Expected return per unit staked, stake included (0.9894)."},
+    )
+    favourable = fields.List(
+        fields.String(), required=True, metadata={"description": "Bets with a return above 1."}
+    )
+    note = fields.String(required=True)
 
 
 class HealthSchema(ma.Schema):

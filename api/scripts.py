@@ -78,15 +78,17 @@ return {redis.call('HGET', KEYS[1], 'version'), redis.call('GET', KEYS[2])}
 """
 
 # KEYS: applied sequence numbers, table registry, summaries, road shapes, matched patterns,
-#       lobby sequence counter, event stream, then one "grown" hash per lobby road, then one
-#       member hash per pattern (both named ...:ROAD / ...:PATTERN, see api/lobby.py)
+#       lobby sequence counter, event stream, favourable bets, then one "grown" hash per lobby
+#       road, then one member hash per pattern (named ...:ROAD / ...:PATTERN, see api/lobby.py)
 # ARGV: table, table write sequence number, 1 if the update is of the current shoe else 0,
 #       default registry entry JSON, stream length bound, shoe, summary JSON, shape JSON,
 #       matched patterns ("id=since_round,..."), run changes ("road=+" grew, "road=-" another
-#       run started; ","-separated), then event type / event JSON pairs
+#       run started; ","-separated), favourable bets ("bet=rtp,..."), then event type / event
+#       JSON pairs
 # Applies a table's update to the lobby-wide structures once, in table write order: an update
 # older than the last one applied (a late or repeated call) changes nothing. Good Road events are
-# made here, from the membership the lobby held, so they fire exactly when membership changes.
+# made here, from the membership the lobby held, so they fire exactly when membership changes;
+# so are the edge events, when a bet's return crosses 100%.
 LOBBY_PUBLISH = """
 local table_id, seq = ARGV[1], tonumber(ARGV[2])
 if seq <= tonumber(redis.call('HGET', KEYS[1], table_id) or '0') then
@@ -101,14 +103,14 @@ local function emit(kind, data)
   ids[#ids + 1] = redis.call('XADD', KEYS[7], 'MAXLEN', '~', maxlen, '*', 'type', kind,
     'data', data)
 end
-for i = 11, #ARGV, 2 do
+for i = 12, #ARGV, 2 do
   emit(ARGV[i], ARGV[i + 1])
 end
 if ARGV[3] ~= '1' then
   return {1, lseq, unpack(ids)}
 end
 local grown, members = {}, {}
-for i = 8, #KEYS do
+for i = 9, #KEYS do
   local road = string.match(KEYS[i], ':grown:(.+)$')
   if road then grown[road] = KEYS[i] end
   local pattern = string.match(KEYS[i], ':good:(.+)$')
@@ -143,6 +145,26 @@ end
 for pattern, since in pairs(new) do
   if not old[pattern] then
     emit('good_road', prefix .. pattern .. '","state":"start","since_round":' .. since .. '}')
+  end
+end
+local old_edges, new_edges = {}, {}
+local edges = redis.call('HGET', KEYS[8], table_id) or ''
+for bet, rtp in string.gmatch(edges, '([^,=]+)=([%d.]+)') do
+  old_edges[bet] = rtp
+end
+for bet, rtp in string.gmatch(ARGV[11], '([^,=]+)=([%d.]+)') do
+  new_edges[bet] = rtp
+end
+redis.call('HSET', KEYS[8], table_id, ARGV[11])
+prefix = '{"table":"' .. table_id .. '","shoe":"' .. ARGV[6] .. '","bet":"'
+for bet, rtp in pairs(old_edges) do
+  if not new_edges[bet] then
+    emit('edge', prefix .. bet .. '","state":"stop","rtp":' .. rtp .. '}')
+  end
+end
+for bet, rtp in pairs(new_edges) do
+  if not old_edges[bet] then
+    emit('edge', prefix .. bet .. '","state":"start","rtp":' .. rtp .. '}')
   end
 end
 return {1, lseq, unpack(ids)}

@@ -188,6 +188,10 @@ class Store:
             "meta_version": int(meta.get("mver", 0)),
         }
 
+    def variant(self, table: str) -> str:
+        """The table's variant (``standard`` until it is set)."""
+        return _variant(self.client.hget(TableKeys.of(table).meta, "variant"))
+
     def current_shoe(self, table: str) -> str | None:
         current = self.client.hget(TableKeys.of(table).meta, "current")
         return current.decode() if current is not None else None
@@ -200,11 +204,11 @@ class Store:
         keys = ShoeKeys.of(table, shoe)
         for _ in range(MAX_ATTEMPTS):
             pipe = self.client.pipeline(transaction=True)
-            pipe.hget(keys.meta, "current")
+            pipe.hmget(keys.meta, "current", "variant")
             pipe.hget(keys.info, "version")
             pipe.llen(keys.rounds)
             pipe.get(keys.state)
-            current, version, count, state = pipe.execute()
+            (current, variant), version, count, state = pipe.execute()
             version = int(version or 0)
             if number <= count:
                 stored = self.client.lindex(keys.rounds, number - 1)
@@ -235,7 +239,15 @@ class Store:
             events = [("round", round_event(table, shoe, version + 1, number, round))]
             if count == 0:
                 events.insert(0, ("shoe", {"table": table, "shoe": shoe}))
-            update = update_of(table, shoe, version + 1, scorecard, before=before, events=events)
+            update = update_of(
+                table,
+                shoe,
+                version + 1,
+                scorecard,
+                variant=_variant(variant),
+                before=before,
+                events=events,
+            )
             done, new_version, _, seq = self._append(
                 keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes, keys.lobby],
                 args=[
@@ -297,6 +309,7 @@ class Store:
                 shoe,
                 version + 1,
                 scorecard,
+                variant=self.variant(table),
                 before=None,
                 events=[("void" if void else "correction", event)],
             )
@@ -409,6 +422,10 @@ def _at_version(value: bytes | None, version: int) -> bytes | None:
         return None
     stamp, _, payload = value.partition(b":")
     return payload if stamp == b"%d" % version else None
+
+
+def _variant(stored: bytes | None) -> str:
+    return stored.decode() if stored is not None else "standard"
 
 
 def _message_prefix(table: str, shoe: str) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from roads.odds import favourable_bets
 from roads.patterns import PATTERNS, Pattern, good_roads_of
 from roads.scorecard import Scorecard
 
@@ -59,10 +60,12 @@ def streaks(scorecard: Scorecard) -> dict[str, dict[str, dict[str, Any]]]:
     return {road: every[road] for road in LOBBY_ROADS}
 
 
-def summary(scorecard: Scorecard) -> dict[str, Any]:
+def summary(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]:
     """A table tile's data for this shoe: ``rounds_played``, ``recent`` (the last
-    :data:`RECENT` results, oldest first), ``streaks`` of every lobby road and ``good_roads``
-    (``pattern`` and ``since_round`` of each built-in pattern matched now)."""
+    :data:`RECENT` results, oldest first), ``streaks`` of every lobby road, ``good_roads``
+    (``pattern`` and ``since_round`` of each built-in pattern matched now) and ``edge``: the
+    bets whose return is above 100% for the next round under ``variant``, with their returns
+    (:func:`roads.odds.favourable_bets`; empty unless the cards left are known)."""
     return {
         "rounds_played": len(scorecard),
         "recent": scorecard.recent(RECENT),
@@ -71,6 +74,7 @@ def summary(scorecard: Scorecard) -> dict[str, Any]:
             {"pattern": found["pattern"], "since_round": found["since_round"]}
             for found in scorecard.good_roads()
         ],
+        "edge": {bet: round(rtp, 6) for bet, rtp in favourable_bets(scorecard, variant).items()},
     }
 
 

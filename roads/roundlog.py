@@ -97,6 +97,10 @@ class RoundLog:
         flags = self.flags().translate(_RESULT_OR_VOID).replace(b"-", b"")
         return list(flags[len(flags) - count :].decode()) if count > 0 else []
 
+    def all_with_cards(self) -> bool:
+        """Whether every round was reported with its cards (true of an empty log)."""
+        return all(flags & HAS_CARDS for flags in self.flags())
+
     def cells(self) -> list[int]:
         """Indexes of the played Banker/Player rounds (the Big Road's cells), without decoding."""
         return list(compress(count(), self.flags().translate(_CELL)))

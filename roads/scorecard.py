@@ -196,6 +196,17 @@ class Scorecard:
         """The cards dealt so far (a copy)."""
         return self._composition.copy()
 
+    def cards_known(self) -> bool:
+        """Whether the cards left in the shoe are known: every round so far, void ones too, was
+        reported with its cards. (The burn cards are never known: they count as still in.)"""
+        return self._log.all_with_cards()
+
+    def cards_left(self) -> tuple[int, ...]:
+        """How many of each of the 52 cards are still in the shoe (in
+        :data:`~roads.cards.CARDS` order), as far as the reported cards tell."""
+        decks = self._composition.decks
+        return tuple(decks - dealt for dealt in self._composition.to_bytes())
+
     def __len__(self) -> int:
         """Rounds that entered the roads (void rounds excluded)."""
         return len(self._bead)

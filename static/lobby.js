@@ -9,6 +9,12 @@ const ROAD_NAMES = {
   cockroach_road: "Cockroach Road",
 };
 const SIDE_LETTER = { B: "B", P: "P", red: "R", blue: "B" };
+const BET_NAMES = {
+  player: "Player", banker: "Banker", tie: "Tie", super_6: "Super 6",
+  player_pair: "Player Pair", banker_pair: "Banker Pair", either_pair: "Either Pair",
+  perfect_pair: "Perfect Pair", player_bonus: "Player Bonus", banker_bonus: "Banker Bonus",
+};
+const percent = (fraction) => `${(100 * fraction).toFixed(2)}%`;
 const store = {
   get: (key, fallback) => {
     try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
@@ -155,6 +161,8 @@ function tileNode(tile, labels = null) {
       className: `tag${labels || state.watched.has(tile.good_roads[i]?.pattern) ? " watched" : ""}`,
       textContent: text,
     }));
+  const edges = Object.entries(tile.edge ?? {}).map(([bet, rtp]) =>
+    el("span", { className: "tag edge", title: "This bet returns over 100% now", textContent: `${BET_NAMES[bet] ?? bet} ${percent(rtp)}` }));
   const node = el("article", {
     className: `tile${watched.length ? " gold" : ""}`,
     tabIndex: 0,
@@ -170,7 +178,7 @@ function tileNode(tile, labels = null) {
       title: `Current run on the ${ROAD_NAMES[state.road]}; longest ${tile.streaks[state.road].longest.length}`,
       textContent: streak.side ? `${SIDE_LETTER[streak.side]} × ${streak.length}` : "–",
     })),
-  tags.length ? el("div", { className: "tags" }, ...tags) : null);
+  tags.length || edges.length ? el("div", { className: "tags" }, ...tags, ...edges) : null);
   node.dataset.table = tile.table;
   node.addEventListener("click", () => openTable(tile.table));
   node.addEventListener("keydown", (e) => { if (e.key === "Enter") openTable(tile.table); });
@@ -221,16 +229,30 @@ async function refreshTable() {
   }
   const ask = state.ask ? `&ask=${state.ask}` : "";
   const picture = `/v1/tables/${encodeURIComponent(table)}/roads/scorecard.png?theme=${state.theme}${ask}`;
-  const [stats, probe] = await Promise.all([
+  const [stats, probe, odds] = await Promise.all([
     getJSON(`/v1/tables/${encodeURIComponent(table)}/stats`).catch(() => null),
     getJSON(`/v1/tables/${encodeURIComponent(table)}/probe`).catch(() => null),
+    getJSON(`/v1/tables/${encodeURIComponent(table)}/odds`).catch(() => null),
     showPicture($("#tv-image"), picture),
   ]);
+  if (odds) renderOdds(odds);
   $("#probe").textContent = state.ask && probe
     ? Object.entries(probe.probe[state.ask])
       .map(([road, mark]) => `${ROAD_NAMES[road]}: ${mark ?? "—"}`).join(" · ")
     : "";
   if (stats) renderStats(stats);
+}
+
+function renderOdds(odds) {
+  const favourable = new Set(odds.favourable);
+  const p = odds.probabilities;
+  $("#tv-odds-title").textContent = odds.composition_known
+    ? `Next round, from the ${odds.cards_left.total} cards left: Banker ${percent(p.banker)} · Player ${percent(p.player)} · Tie ${percent(p.tie)}`
+    : "Next round (cards not reported: a fresh shoe's odds)";
+  $("#tv-odds").replaceChildren(...Object.entries(odds.rtp).map(([bet, rtp]) =>
+    el("div", { className: `stat${favourable.has(bet) ? " favourable" : ""}` },
+      el("b", { textContent: percent(rtp) }),
+      el("span", { textContent: `${BET_NAMES[bet] ?? bet} · return` }))));
 }
 
 function renderStats({ stats, streaks }) {
@@ -271,7 +293,7 @@ function listen() {
     refreshSoon();
     if (data.table === state.open) refreshTable();
   };
-  for (const kind of ["round", "shoe", "correction", "void"]) events.addEventListener(kind, onChange);
+  for (const kind of ["round", "shoe", "correction", "void", "edge"]) events.addEventListener(kind, onChange);
   events.addEventListener("good_road", (event) => {
     const data = JSON.parse(event.data);
     refreshSoon();

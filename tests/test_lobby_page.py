@@ -150,3 +150,30 @@ def test_the_lobby_fits_a_phone(service, browser):
     assert box is not None and box["width"] > 300  # one tile per row, full width
     shoot(page, "lobby-phone")
     page.close()
+
+
+def test_the_table_view_shows_the_odds_of_the_next_round(service, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    page.goto(service + "/")
+    tile(page, "Charlie No Commission").click()
+    expect(page.locator("#tv-odds")).to_contain_text("Banker Bonus")
+    expect(page.locator("#tv-odds-title")).to_contain_text("fresh shoe")  # results, no cards
+    expect(page.locator("#tv-odds")).to_contain_text("98.54%")  # no-commission Banker
+    page.close()
+
+
+def test_a_table_whose_shoe_favours_a_bet_shows_its_edge(service, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    page.goto(service + "/")
+    send(service, "PUT", "/v1/tables/delta", {"name": "Delta Cards"})
+    tens = [f"{rank}{suit}" for rank in ("10", "J", "Q", "K") for suit in "SHDC"] * 8
+    for number in range(1, 22):  # six 10-value cards a round: the shoe grows rich in pairs
+        p1, b1, p2, b2, p3, b3 = tens[6 * (number - 1) : 6 * number]
+        body = {"round": number, "player": [p1, p2, p3], "banker": [b1, b2, b3]}
+        send(service, "POST", "/v1/tables/delta/shoes/s1/rounds", body)
+    expect(tile(page, "Delta Cards").locator(".tag.edge", has_text="Player Pair")).to_be_visible()
+    tile(page, "Delta Cards").click()
+    expect(page.locator("#tv-odds .favourable", has_text="Player Pair")).to_be_visible()
+    expect(page.locator("#tv-odds-title")).to_contain_text("cards left")
+    shoot(page, "lobby-table-odds")
+    page.close()

@@ -1,0 +1,34 @@
+"""Exact odds of a shoe's next round and the return of every bet (:mod:`roads.odds`)."""
+
+from flask_smorest import Blueprint
+
+from api.schemas import OddsSchema
+from api.views.common import shoe_answer, store
+from api.views.roads import CURRENT, SHOE, current_shoe
+from roads.odds import shoe_odds
+
+blp = Blueprint(
+    "odds", __name__, description="Exact odds of the next round from the cards left in the shoe."
+)
+
+BURN_NOTE = (
+    "Burn cards are never reported: they count as still in the shoe. Without the cards of every "
+    "round the composition is unknown and the figures are a fresh shoe's."
+)
+
+
+@blp.route(f"{SHOE}/odds")
+@blp.route(f"{CURRENT}/odds", endpoint="table_odds")
+@blp.response(200, OddsSchema)
+def odds(table, shoe=None):
+    """The exact probabilities of the next round (dealt by the rules, without replacement, from
+    the cards left) and the return of every bet under the table's variant, with the bets that
+    favour the player now (return above 100%). Fractions, not percentages."""
+    shoe = shoe or current_shoe(table)
+    variant = store().variant(table)
+    return shoe_answer(
+        table,
+        shoe,
+        f"odds:{variant}",
+        lambda scorecard: {**shoe_odds(scorecard, variant), "note": BURN_NOTE},
+    )
