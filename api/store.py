@@ -126,6 +126,7 @@ class Store:
         # dropped whenever the version watch starts afresh.
         self.pictures = LocalCache()
         self.picture_urls = LocalCache()
+        self.responses = LocalCache()
         self.versions = VersionWatch(factory, on_reset=self._forget_recent)
         self.lobby = Lobby(lambda: self.client, lambda: self._lobby_publish)
         self.events = EventHub(blocking_factory or factory)
@@ -133,6 +134,7 @@ class Store:
     def _forget_recent(self) -> None:
         self.pictures.clear()
         self.picture_urls.clear()
+        self.responses.clear()
 
     @property
     def client(self) -> redis.Redis:
@@ -193,8 +195,17 @@ class Store:
         return _variant(self.client.hget(TableKeys.of(table).meta, "variant"))
 
     def current_shoe(self, table: str) -> str | None:
+        """The table's current shoe, known in this process (see :mod:`api.versions`) or read
+        from Redis; ``None`` for a table without one."""
+        known = self.versions.current(table)
+        if known is not None:
+            return known
+        token = self.versions.token()
         current = self.client.hget(TableKeys.of(table).meta, "current")
-        return current.decode() if current is not None else None
+        if current is None:
+            return None
+        self.versions.saw_current(table, current.decode(), token)
+        return current.decode()
 
     # -- writes -----------------------------------------------------------------------------
 
@@ -202,6 +213,7 @@ class Store:
         """Store round ``number`` of the shoe. Returns (created, record, version): created is
         false for the identical round sent again (an idempotent retry)."""
         keys = ShoeKeys.of(table, shoe)
+        token = self.versions.token()
         for _ in range(MAX_ATTEMPTS):
             pipe = self.client.pipeline(transaction=True)
             pipe.hmget(keys.meta, "current", "variant")
@@ -263,7 +275,8 @@ class Store:
                 ],
             )
             if done == 1:
-                self.versions.saw(table, shoe, int(new_version))
+                self.versions.saw(table, shoe, int(new_version), token)
+                self.versions.saw_current(table, shoe, token)
                 self.lobby.publish(table, int(seq), True, update)
                 return True, record, int(new_version)
             if done == -1:
@@ -283,6 +296,7 @@ class Store:
         self, table: str, shoe: str, number: int, change: Callable[[Round], Round], *, void: bool
     ) -> tuple[bool, dict, int]:
         keys = ShoeKeys.of(table, shoe)
+        token = self.versions.token()
         for _ in range(MAX_ATTEMPTS):
             version, records = self._records(keys)
             if version is None:
@@ -329,7 +343,7 @@ class Store:
                 ],
             )
             if done == 1:
-                self.versions.saw(table, shoe, int(new_version))
+                self.versions.saw(table, shoe, int(new_version), token)
                 self.lobby.publish(table, int(seq), current == 1, update)
                 return True, record, int(new_version)
         raise Contended(f"shoe {shoe} is changing too fast; retry")
@@ -346,11 +360,13 @@ class Store:
         """The shoe's version and the cached response ``name`` if it was built at that version.
         Raises :class:`NotFound` for an unknown shoe."""
         keys = ShoeKeys.of(table, shoe)
+        token = self.versions.token()
         version, cached = self._read_cached(
             keys=[keys.info, keys.cache_prefix + name], client=self.client
         )
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
+        self.versions.saw(table, shoe, int(version), token)
         return int(version), _at_version(cached, int(version))
 
     def version(self, table: str, shoe: str) -> int:
@@ -359,10 +375,11 @@ class Store:
         known = self.versions.get(table, shoe)
         if known is not None:
             return known
+        token = self.versions.token()
         version = self.client.hget(ShoeKeys.of(table, shoe).info, "version")
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
-        self.versions.saw(table, shoe, int(version))
+        self.versions.saw(table, shoe, int(version), token)
         return int(version)
 
     def put_cached(self, table: str, shoe: str, name: str, version: int, body: bytes) -> None:

@@ -1,13 +1,18 @@
 """Shoe versions known in this process, kept current by Redis pub/sub, so a hot read (a cached
 picture) needs no round trip to Redis to know it is serving the current version.
 
-- Every write script publishes ``table \\x1f shoe \\x1f version`` on :data:`CHANNEL` when it
-  commits; a process that commits a write also records it at once (it reads its own writes).
+- Every write script publishes ``table \\x1f shoe \\x1f version \\x1f current`` on
+  :data:`CHANNEL` when it commits (``current`` when the shoe is the table's current one, else
+  empty); a process that commits a write also records it at once (it reads its own writes).
+  A table's current shoe changes only by a new shoe's first round, so following the messages
+  also tells each table's current shoe.
 - A subscriber thread per process (started on first use, after any fork) raises the known
   versions as messages arrive. Versions only go up.
 - Until the subscription is confirmed, and whenever it breaks, the known versions are dropped
-  and readers ask Redis (``HGET``), as without this module; an answer read from Redis while
-  subscribed is remembered.
+  and readers ask Redis (``HGET``), as without this module. An answer read from Redis is
+  remembered only if the subscription was already confirmed before the read began (the caller
+  takes a :meth:`VersionWatch.token` first): a read made earlier may predate a write whose
+  message this process never got.
 
 A version another process committed is seen here once its message arrives (loopback pub/sub:
 well under a millisecond), the same bound Redis's own client-side caching gives.
@@ -45,8 +50,10 @@ class VersionWatch:
         self._on_reset = on_reset
         self._retry = retry_seconds
         self._versions: dict[tuple[str, str], int] = {}
+        self._current: dict[str, str] = {}
         self._lock = threading.Lock()
         self._healthy = False
+        self._generation = 0  # raised whenever the subscription is made or lost
         self._pid = 0
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -58,12 +65,31 @@ class VersionWatch:
             return None
         return self._versions.get((table, shoe))
 
-    def saw(self, table: str, shoe: str, version: int) -> None:
-        """Record a version read from Redis or committed by this process."""
+    def current(self, table: str) -> str | None:
+        """The table's current shoe if this process knows it for sure, else ``None``."""
+        self._ensure_running()
         if not self._healthy:
-            return
+            return None
+        return self._current.get(table)
+
+    def token(self) -> int | None:
+        """Take before reading from Redis what :meth:`saw` or :meth:`saw_current` will record:
+        ``None`` while not subscribed (nothing will be recorded)."""
+        self._ensure_running()
+        return self._generation if self._healthy else None
+
+    def saw_current(self, table: str, shoe: str, token: int | None) -> None:
+        """Record the table's current shoe, read from Redis (or written) since ``token``."""
+        with self._lock:
+            if token is not None and token == self._generation and self._healthy:
+                self._current.setdefault(table, shoe)
+
+    def saw(self, table: str, shoe: str, version: int, token: int | None) -> None:
+        """Record a version read from Redis (or committed by this process) since ``token``."""
         key = (table, shoe)
         with self._lock:
+            if token is None or token != self._generation or not self._healthy:
+                return
             if version > self._versions.get(key, -1):
                 self._versions[key] = version
 
@@ -109,13 +135,17 @@ class VersionWatch:
         with self._lock:
             # Whatever was known may have missed messages while unsubscribed: start afresh.
             self._versions = {}
+            self._current = {}
             self._healthy = healthy
+            self._generation += 1
         if self._on_reset is not None:
             self._on_reset()
 
     def _apply(self, data: bytes) -> None:
-        table, shoe, version = data.decode().split(SEPARATOR)
+        table, shoe, version, current = data.decode().split(SEPARATOR)
         key = (table, shoe)
         with self._lock:
             if int(version) > self._versions.get(key, -1):
                 self._versions[key] = int(version)
+            if current:
+                self._current[table] = shoe

@@ -266,9 +266,27 @@ def test_without_a_subscription_every_read_asks_redis(redis_server, redis_client
 
     broken = VersionWatch(lambda: (_ for _ in ()).throw(ConnectionError("no Redis")))
     assert broken.get("t1", "s1") is None
-    broken.saw("t1", "s1", 5)
+    broken.saw("t1", "s1", 5, broken.token())
     assert broken.get("t1", "s1") is None  # nothing is trusted while unsubscribed
     broken.stop()
+
+
+def test_a_read_from_before_the_subscription_is_never_remembered(redis_server):
+    import redis
+
+    from api.versions import VersionWatch
+
+    watch = VersionWatch(lambda: redis.Redis.from_url(redis_server.url))
+    early = watch.token()  # taken before the subscription is confirmed
+    deadline = time.monotonic() + 5
+    while watch.token() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    watch.saw("t1", "s1", 3, early)
+    assert watch.get("t1", "s1") is None  # that read may predate a write this process missed
+    watch.saw("t1", "s1", 3, watch.token())
+    assert watch.get("t1", "s1") == 3
+    watch.stop()
 
 
 def test_query_memo_never_keeps_errors(client):

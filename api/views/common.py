@@ -82,18 +82,32 @@ def build_once(
 def shoe_answer(
     table: str, shoe: str, name: str, build: Callable[[Scorecard], dict[str, Any]]
 ) -> Response:
-    """Answer a JSON read of one shoe: 304 if the client is current, the cached body if it was
-    built at the shoe's version, else build it once and cache it."""
+    """Answer a JSON read of one shoe: 304 if the client is current, else the body built at the
+    shoe's version: from this process's memory when it served it lately and knows the version
+    without asking Redis (:mod:`api.versions`), from the Redis cache, or built once and cached.
+    """
+    known = store().versions.get(table, shoe)
+    if known is not None:
+        recent = store().responses.get((table, shoe, name, known))
+        if recent is not None:
+            return _answer(recent, etag_of(table, shoe, known, name))
     version, cached = store().cached(table, shoe, name)
     etag = etag_of(table, shoe, version, name)
     unchanged = not_modified(etag)
     if unchanged is not None:
         return unchanged
     if cached is not None:
+        store().responses.put((table, shoe, name, version), cached)
         return json_response(cached, etag)
 
     def body_of(version: int, scorecard: Scorecard) -> bytes:
         return dumps({"table": table, "shoe": shoe, "version": version, **build(scorecard)})
 
     version, body = build_once(table, shoe, name, version, body_of)
+    store().responses.put((table, shoe, name, version), body)
     return json_response(body, etag_of(table, shoe, version, name))
+
+
+def _answer(body: bytes, etag: str) -> Response:
+    unchanged = not_modified(etag)
+    return unchanged if unchanged is not None else json_response(body, etag)

@@ -1,0 +1,52 @@
+"""Hot JSON reads come from the process's memory while the version watch is subscribed: no
+Redis round trip, and never a stale answer once another process's write has arrived."""
+
+import time
+
+from .api_helpers import feed, post_round
+from .conftest import make_app
+
+
+def redis_calls(redis_client) -> int:
+    stats = redis_client.info("commandstats")
+    return sum(value["calls"] for name, value in stats.items() if name != "cmdstat_info")
+
+
+def until(condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+def test_a_hot_json_read_asks_redis_nothing(redis_server, redis_client):
+    app = make_app(redis_server.url)
+    client = app.test_client()
+    feed(client, "BPPB")
+    store = app.extensions["roads.store"]
+    until(lambda: client.get("/v1/tables/t1/roads") and store.versions.get("t1", "s1") == 4)
+    first = client.get("/v1/tables/t1/roads")
+    client.get("/v1/tables/t1/shoes/s1/stats")  # built once, kept
+    before = redis_calls(redis_client)
+    for _ in range(5):
+        again = client.get("/v1/tables/t1/roads")
+        assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
+        assert client.get("/v1/tables/t1/shoes/s1/stats").status_code == 200
+    assert redis_calls(redis_client) == before
+    store.versions.stop()
+
+
+def test_another_processs_writes_and_new_shoes_reach_the_reader(redis_server, redis_client):
+    reader, writer = make_app(redis_server.url), make_app(redis_server.url)
+    client, other = reader.test_client(), writer.test_client()
+    feed(other, "BPB")
+    store = reader.extensions["roads.store"]
+    until(lambda: client.get("/v1/tables/t1/roads") and store.versions.get("t1", "s1") == 3)
+    assert client.get("/v1/tables/t1/roads").json["rounds"] == 3
+    post_round(other, 4, result="P")
+    until(lambda: client.get("/v1/tables/t1/roads").json["rounds"] == 4)
+    post_round(other, 1, shoe="s2", result="B")  # a new shoe: the reader's current shoe moves
+    until(lambda: client.get("/v1/tables/t1/roads").json["shoe"] == "s2")
+    assert store.versions.current("t1") == "s2"
+    for app in (reader, writer):
+        app.extensions["roads.store"].versions.stop()
