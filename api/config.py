@@ -19,6 +19,8 @@ class Settings:
       on an embedded in-process Redis (fakeredis) and says so.
     - ``ROADS_INGEST_KEYS``: comma-separated API keys for the ingest endpoints; none configured
       means ingest is refused.
+    - ``ROADS_REDIS_CLUSTER``: ``1`` when the URL names a node of a Redis Cluster; the service
+      then uses redis-py's ``RedisCluster`` client (see :mod:`api.store` for the key layout).
     - ``ROADS_REDIS_TIMEOUT``: socket timeout in seconds (short, so a dead Redis answers 503 fast).
     - ``ROADS_MAX_BODY``: largest request body in bytes (413 beyond).
     - ``ROADS_CACHE_TTL`` / ``ROADS_STATE_TTL``: lifetime in seconds of cached responses and of
@@ -28,6 +30,7 @@ class Settings:
     """
 
     redis_url: str | None = None
+    cluster: bool = False
     ingest_keys: tuple[str, ...] = ()
     redis_timeout: float = 0.5
     max_body: int = 16 * 1024
@@ -49,6 +52,7 @@ class Settings:
         )
         return cls(
             redis_url=redis_url,
+            cluster=_flag(env, "ROADS_REDIS_CLUSTER", default=False),
             ingest_keys=keys,
             redis_timeout=_number(env, "ROADS_REDIS_TIMEOUT", 0.5, float),
             max_body=_number(env, "ROADS_MAX_BODY", 16 * 1024, int),

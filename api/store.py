@@ -1,7 +1,8 @@
 """Redis storage: rounds are the source of truth, scorecard states and responses are caches.
 
 Keys of one table all carry the hash tag ``{t:TABLE}`` so the service runs unchanged on Redis
-Cluster (every script touches one slot):
+Cluster (``ROADS_REDIS_CLUSTER=1``: every script and every MULTI touches one slot; lobby-wide
+keys share ``{lobby}``, see :mod:`api.lobby`):
 
 - ``{t:T}:meta``: hash of the table's ``name``, ``variant``, ``current`` shoe and ``mver``
   (metadata version);
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from api.config import Settings
 from api.events import EventHub
@@ -98,8 +100,15 @@ class ShoeKeys:
 
 
 def connect(settings: Settings, *, blocking_seconds: float = 0) -> redis.Redis:
-    """A client for the configured Redis, with short timeouts so an outage answers fast; a
-    client for blocking reads waits ``blocking_seconds`` longer."""
+    """A client for the configured Redis (a ``RedisCluster`` when ``settings.cluster``), with
+    short timeouts so an outage answers fast; a client for blocking reads waits
+    ``blocking_seconds`` longer."""
+    if settings.cluster:
+        return RedisCluster.from_url(
+            settings.redis_url,
+            socket_timeout=settings.redis_timeout + blocking_seconds,
+            socket_connect_timeout=settings.redis_timeout,
+        )
     return redis.Redis.from_url(
         settings.redis_url,
         socket_timeout=settings.redis_timeout + blocking_seconds,

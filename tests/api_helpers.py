@@ -22,3 +22,18 @@ def roads(client, table="t1", shoe="s1", query=""):
     answer = client.get(f"/v1/tables/{table}/shoes/{shoe}/roads{query}")
     assert answer.status_code == 200, answer.json
     return answer.json
+
+
+def keys(redis_client, pattern: str) -> list[bytes]:
+    """Every key matching ``pattern``, on a single server or on every master of a cluster."""
+    from redis.cluster import RedisCluster
+
+    if isinstance(redis_client, RedisCluster):
+        return redis_client.keys(pattern, target_nodes=RedisCluster.PRIMARIES)
+    return redis_client.keys(pattern)
+
+
+def delete(redis_client, names) -> None:
+    """Delete keys one by one (on a cluster they may live in different slots)."""
+    for name in names:
+        redis_client.delete(name)

@@ -1,17 +1,36 @@
-"""Fixtures: a real redis-server started by the tests, and the app on it."""
+"""Fixtures: a real redis-server started by the tests, and the app on it.
+
+Test modules marked ``pytest.mark.cluster`` run every test that uses the ``backend`` fixture
+(through ``app``, ``client`` or ``redis_client``) twice: on the single redis-server and on a
+local Redis Cluster of 3 masters with a replica each (``tests/redis_cluster.py``), with the
+service in its cluster mode (``ROADS_REDIS_CLUSTER=1``).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 import redis
+from redis.cluster import RedisCluster
 
 from api import create_app
 from api.config import Settings
 
+from .redis_cluster import LocalCluster
 from .redis_server import RedisServer
 
 KEY = "test-ingest-key"
 AUTH = {"X-API-Key": KEY}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "cluster: also run on a local Redis Cluster")
+
+
+def pytest_generate_tests(metafunc):
+    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("cluster"):
+        metafunc.parametrize("backend", ["single", "cluster"], indirect=True)
 
 
 @pytest.fixture(scope="session")
@@ -21,24 +40,54 @@ def redis_server():
     server.cleanup()
 
 
+@pytest.fixture(scope="session")
+def redis_cluster():
+    cluster = LocalCluster().start()
+    yield cluster
+    cluster.cleanup()
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where the service under test keeps its data: a redis-server, or a Redis Cluster."""
+
+    url: str
+    cluster: bool
+
+    def client(self) -> redis.Redis:
+        if self.cluster:
+            return RedisCluster.from_url(self.url)
+        return redis.Redis.from_url(self.url)
+
+
 @pytest.fixture
-def redis_client(redis_server):
-    client = redis.Redis.from_url(redis_server.url)
-    client.flushdb()
+def backend(request):
+    if getattr(request, "param", "single") == "cluster":
+        return Backend(request.getfixturevalue("redis_cluster").url, cluster=True)
+    return Backend(request.getfixturevalue("redis_server").url, cluster=False)
+
+
+@pytest.fixture
+def redis_client(backend):
+    client = backend.client()
+    if backend.cluster:
+        client.flushall(target_nodes=RedisCluster.PRIMARIES)
+    else:
+        client.flushdb()
     yield client
     client.close()
 
 
-def make_app(url: str, **overrides):
-    settings = Settings(redis_url=url, ingest_keys=(KEY,), **overrides)
+def make_app(url: str, *, cluster: bool = False, **overrides):
+    settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,), **overrides)
     app = create_app(settings)
     app.config["TESTING"] = True
     return app
 
 
 @pytest.fixture
-def app(redis_server, redis_client):
-    return make_app(redis_server.url)
+def app(backend, redis_client):
+    return make_app(backend.url, cluster=backend.cluster)
 
 
 @pytest.fixture

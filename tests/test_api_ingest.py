@@ -5,8 +5,11 @@ import pytest
 from roads import Round, Scorecard
 from roads.simulator import deal_shoe
 
-from .api_helpers import feed, post_round, roads
+from .api_helpers import feed, keys, post_round, roads
 from .conftest import AUTH
+
+# Also run on a local Redis Cluster (see conftest.py).
+pytestmark = pytest.mark.cluster
 
 
 def cards_body(round: Round) -> dict:
@@ -169,13 +172,13 @@ def test_ingest_needs_a_key(client, headers):
     assert client.get("/v1/tables/t1").status_code == 404
 
 
-def test_no_configured_keys_means_no_ingest(redis_server, redis_client):
+def test_no_configured_keys_means_no_ingest(backend, redis_client):
     from .conftest import make_app
 
-    app = make_app(redis_server.url)
+    app = make_app(backend.url, cluster=backend.cluster)
     app.extensions["roads.settings"] = app.extensions["roads.settings"].__class__(
-        redis_url=redis_server.url
+        redis_url=backend.url, cluster=backend.cluster
     )
     answer = post_round(app.test_client(), 1, result="B")
     assert answer.status_code == 403 and "ROADS_INGEST_KEYS" in answer.json["message"]
-    assert redis_client.keys("*") == []
+    assert keys(redis_client, "*") == []

@@ -4,6 +4,7 @@ import pytest
 import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from redis.cluster import RedisCluster
 
 from api.lobby import Lobby
 from api.records import round_of
@@ -13,6 +14,9 @@ from roads.simulator import deal_shoe
 
 from .api_helpers import feed, post_round
 from .conftest import AUTH, make_app
+
+# Also run on a local Redis Cluster (see conftest.py).
+pytestmark = pytest.mark.cluster
 
 
 def tiles(client, query=""):
@@ -226,9 +230,12 @@ operations = st.lists(
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(operations)
-def test_the_lobby_always_equals_a_scorecard_of_the_stored_rounds(redis_server, ops):
-    redis.Redis.from_url(redis_server.url).flushdb()
-    client = make_app(redis_server.url).test_client()
+def test_the_lobby_always_equals_a_scorecard_of_the_stored_rounds(backend, redis_client, ops):
+    if backend.cluster:
+        redis_client.flushall(target_nodes=RedisCluster.PRIMARIES)
+    else:
+        redis_client.flushdb()
+    client = make_app(backend.url, cluster=backend.cluster).test_client()
     shoes = {"a": ["s0", []], "b": ["s0", []]}  # table -> [current shoe, its results]
     for kind, table, arg in ops:
         shoe, results = shoes[table]

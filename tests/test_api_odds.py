@@ -10,10 +10,13 @@ from .api_helpers import feed, post_round
 from .conftest import AUTH, make_app
 from .test_api_events import read
 
+# Also run on a local Redis Cluster (see conftest.py).
+pytestmark = pytest.mark.cluster
+
 
 @pytest.fixture
-def app(redis_server, redis_client):
-    return make_app(redis_server.url, sse_heartbeat=0.1)
+def app(backend, redis_client):
+    return make_app(backend.url, cluster=backend.cluster, sse_heartbeat=0.1)
 
 
 def post_cards(client, number, round, table="t1", shoe="s1"):

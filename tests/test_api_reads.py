@@ -4,8 +4,11 @@ import pytest
 
 from roads import Scorecard
 
-from .api_helpers import feed, post_round, roads
+from .api_helpers import delete, feed, keys, post_round, roads
 from .conftest import AUTH, make_app
+
+# Also run on a local Redis Cluster (see conftest.py).
+pytestmark = pytest.mark.cluster
 
 
 def test_current_shoe_and_named_shoe_agree(client):
@@ -104,21 +107,21 @@ def test_wrong_method_is_405_with_allow(client):
     assert "GET" in answer.headers["Allow"] and answer.json["code"] == 405
 
 
-def test_reads_rebuild_when_every_cache_is_gone(client, redis_client, redis_server):
+def test_reads_rebuild_when_every_cache_is_gone(client, redis_client, backend):
     feed(client, "BPPBBBPTB")
     before = {
         path: client.get(path).json
         for path in ("/v1/tables/t1/roads", "/v1/tables/t1/stats", "/v1/tables/t1/probe")
     }
-    caches = redis_client.keys("*:state") + redis_client.keys("*:cache:*")
+    caches = keys(redis_client, "*:state") + keys(redis_client, "*:cache:*")
     assert caches
-    redis_client.delete(*caches)
+    delete(redis_client, caches)
     # Another process, which never served these answers, rebuilds them from the rounds.
-    other = make_app(redis_server.url).test_client()
+    other = make_app(backend.url, cluster=backend.cluster).test_client()
     for path, answer in before.items():
         assert other.get(path).json == answer
     # Ingest also resumes from the rounds when the state is gone.
-    redis_client.delete(*redis_client.keys("*:state"))
+    delete(redis_client, keys(redis_client, "*:state"))
     assert post_round(client, 10, result="P").status_code == 201
     assert roads(client)["big_road"] == Scorecard.from_rounds("BPPBBBPTBP").as_dict()["big_road"]
 
@@ -126,7 +129,7 @@ def test_reads_rebuild_when_every_cache_is_gone(client, redis_client, redis_serv
 def test_a_stale_cache_is_never_served(client, redis_client):
     feed(client, "BP")
     roads(client)
-    state_key = redis_client.keys("*:state")[0]
+    state_key = keys(redis_client, "*:state")[0]
     old_state = redis_client.get(state_key)
     post_round(client, 3, result="B")
     # Put the older state back, as a racing writer of an older version might: it is ignored.

@@ -23,8 +23,11 @@ from api.images.scene import (
 from roads import Round, Scorecard
 from roads.simulator import deal_shoe
 
-from .api_helpers import feed
+from .api_helpers import feed, keys
 from .strategies import results
+
+# Also run on a local Redis Cluster (see conftest.py).
+pytestmark = pytest.mark.cluster
 
 ROADS = ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_road")
 
@@ -161,7 +164,7 @@ def test_every_picture_is_a_png(client, road):
 def test_cached_revalidated_and_new_on_a_new_round(client, redis_client):
     feed(client, "BPB")
     first = client.get(PNG.format("big_road"))
-    assert redis_client.keys("*:cache:png:*")
+    assert keys(redis_client, "*:cache:png:*")
     again = client.get(PNG.format("big_road"))
     assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
     assert (
@@ -233,10 +236,11 @@ def test_many_clients_asking_at_once_render_once(app, monkeypatch):
     assert len({a.data for a in answers}) == 1
 
 
-def test_a_write_by_another_process_reaches_the_pictures(redis_server, redis_client):
+def test_a_write_by_another_process_reaches_the_pictures(backend, redis_client):
     from .conftest import make_app
 
-    reader, writer = make_app(redis_server.url), make_app(redis_server.url)
+    reader = make_app(backend.url, cluster=backend.cluster)
+    writer = make_app(backend.url, cluster=backend.cluster)
     feed(writer.test_client(), "BPB")
     client = reader.test_client()
     first = client.get(PNG.format("big_road"))
@@ -261,7 +265,7 @@ def test_a_write_by_another_process_reaches_the_pictures(redis_server, redis_cli
         app.extensions["roads.store"].versions.stop()
 
 
-def test_without_a_subscription_every_read_asks_redis(redis_server, redis_client):
+def test_without_a_subscription_every_read_asks_redis():
     from api.versions import VersionWatch
 
     broken = VersionWatch(lambda: (_ for _ in ()).throw(ConnectionError("no Redis")))
