@@ -43,7 +43,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         log.warning("no REDIS_URL: using an embedded in-process Redis (fakeredis); nothing is kept")
     else:
         factory = lambda: connect(settings)  # noqa: E731
-        blocking = lambda: connect(settings, blocking_seconds=BLOCK_SECONDS)  # noqa: E731
+        # Blocking reads (the event stream) and WAIT for replicas need a longer socket timeout.
+        patience = max(BLOCK_SECONDS, settings.write_wait_ms / 1000)
+        blocking = lambda: connect(settings, blocking_seconds=patience)  # noqa: E731
     store = Store(settings, factory, blocking)
     app.extensions["roads.settings"] = settings
     app.extensions["roads.store"] = store

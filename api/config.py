@@ -21,6 +21,9 @@ class Settings:
       means ingest is refused.
     - ``ROADS_REDIS_CLUSTER``: ``1`` when the URL names a node of a Redis Cluster; the service
       then uses redis-py's ``RedisCluster`` client (see :mod:`api.store` for the key layout).
+    - ``ROADS_WRITE_REPLICAS``: acknowledge a write only once this many replicas have it
+      (``WAIT``; default 0: acknowledged when the master has it). ``ROADS_WRITE_WAIT_MS``: how
+      long to wait for them (default 500) before answering 503 (the retry is safe).
     - ``ROADS_REDIS_TIMEOUT``: socket timeout in seconds (short, so a dead Redis answers 503 fast).
     - ``ROADS_MAX_BODY``: largest request body in bytes (413 beyond).
     - ``ROADS_CACHE_TTL`` / ``ROADS_STATE_TTL``: lifetime in seconds of cached responses and of
@@ -31,6 +34,8 @@ class Settings:
 
     redis_url: str | None = None
     cluster: bool = False
+    write_replicas: int = 0
+    write_wait_ms: int = 500
     ingest_keys: tuple[str, ...] = ()
     redis_timeout: float = 0.5
     max_body: int = 16 * 1024
@@ -53,6 +58,8 @@ class Settings:
         return cls(
             redis_url=redis_url,
             cluster=_flag(env, "ROADS_REDIS_CLUSTER", default=False),
+            write_replicas=_count(env, "ROADS_WRITE_REPLICAS"),
+            write_wait_ms=_number(env, "ROADS_WRITE_WAIT_MS", 500, int),
             ingest_keys=keys,
             redis_timeout=_number(env, "ROADS_REDIS_TIMEOUT", 0.5, float),
             max_body=_number(env, "ROADS_MAX_BODY", 16 * 1024, int),
@@ -74,6 +81,15 @@ def _number(env: Mapping[str, str], name: str, default, kind):
     if value <= 0:
         raise ConfigError(f"{name} must be positive, not {text!r}")
     return value
+
+
+def _count(env: Mapping[str, str], name: str) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return 0
+    if not text.isdigit():
+        raise ConfigError(f"{name} must be a whole number, 0 or more, not {text!r}")
+    return int(text)
 
 
 def _flag(env: Mapping[str, str], name: str, *, default: bool) -> bool:

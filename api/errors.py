@@ -11,7 +11,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, default_exceptions
 
 from api.schemas import ErrorSchema
-from api.store import Conflict, Contended, NotFound
+from api.store import Conflict, Contended, NotFound, NotReplicated
 from roads import RoadsError
 
 # Headers of werkzeug's own exceptions worth passing on.
@@ -75,8 +75,23 @@ def register(app: Flask, api: RoadsApi) -> None:
     def contended(error: Contended):
         return answer(503, str(error), {"Retry-After": "1"})
 
+    @app.errorhandler(NotReplicated)
+    def not_replicated(error: NotReplicated):
+        return answer(503, str(error), {"Retry-After": "1"})
+
     @app.errorhandler(redis.exceptions.ConnectionError)
     @app.errorhandler(redis.exceptions.TimeoutError)
     def redis_down(error: Exception):
         message = "the round store (Redis) is unreachable; retry shortly"
+        return answer(503, message, {"Retry-After": "1"})
+
+    # A Redis Cluster failing over: a master is down, a slot moves, a replica is read-only
+    # until it is promoted. All pass within seconds; the client's retry is safe.
+    @app.errorhandler(redis.exceptions.ClusterError)
+    @app.errorhandler(redis.exceptions.RedisClusterException)
+    @app.errorhandler(redis.exceptions.TryAgainError)
+    @app.errorhandler(redis.exceptions.ReadOnlyError)
+    @app.errorhandler(redis.exceptions.AskError)
+    def cluster_changing(error: Exception):
+        message = "the round store (Redis Cluster) is failing over; retry shortly"
         return answer(503, message, {"Retry-After": "1"})

@@ -58,6 +58,10 @@ class NotFound(Exception):
     """No such table, shoe or round (404)."""
 
 
+class NotReplicated(Exception):
+    """The write is on the master but not yet confirmed on enough replicas (503, retry)."""
+
+
 class Contended(Exception):
     """Other writers kept changing the shoe while this write was computed (503, retry)."""
 
@@ -137,8 +141,14 @@ class Store:
         self.picture_urls = LocalCache()
         self.responses = LocalCache()
         self.versions = VersionWatch(factory, on_reset=self._forget_recent)
-        self.lobby = Lobby(lambda: self.client, lambda: self._lobby_publish)
-        self.events = EventHub(blocking_factory or factory)
+        self.lobby = Lobby(lambda: self.client, self._lobby_script)
+        self._blocking_factory = blocking_factory or factory
+        self._blocking: tuple[int, redis.Redis] | None = None
+        self.events = EventHub(self._blocking_factory)
+
+    def _lobby_script(self) -> Any:
+        self.client  # noqa: B018 (made on first use, with the scripts)
+        return self._lobby_publish
 
     def _forget_recent(self) -> None:
         self.pictures.clear()
@@ -236,6 +246,7 @@ class Store:
                 if stored is not None:
                     record = json.loads(stored)
                     if same_round(record, round):
+                        self._confirm_replicated(keys.meta)
                         # The first answer may have been lost before the lobby had it.
                         self.lobby.republish(table, self.client.get(keys.lobby))
                         return False, record, record["version"]
@@ -269,7 +280,9 @@ class Store:
                 before=before,
                 events=events,
             )
-            done, new_version, _, seq = self._append(
+            done, new_version, _, seq = self._replicated(
+                keys.meta,
+                self._append,
                 keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes, keys.lobby],
                 args=[
                     shoe,
@@ -315,12 +328,14 @@ class Store:
             old = records[number - 1]
             if old["void"]:
                 if void:
+                    self._confirm_replicated(keys.meta)
                     self.lobby.republish(table, self.client.get(keys.lobby))
                     return False, old, version
                 raise Conflict(f"round {number} of shoe {shoe} is void and cannot be corrected")
             rounds = [round_of(record) for record in records]
             new = change(rounds[number - 1])
             if not void and same_round(old, new):
+                self._confirm_replicated(keys.meta)
                 self.lobby.republish(table, self.client.get(keys.lobby))
                 return False, old, version
             rounds[number - 1] = new
@@ -336,7 +351,9 @@ class Store:
                 before=None,
                 events=[("void" if void else "correction", event)],
             )
-            done, new_version, seq, current = self._replace(
+            done, new_version, seq, current = self._replicated(
+                keys.meta,
+                self._replace,
                 keys=[keys.info, keys.rounds, keys.state, keys.meta, keys.lobby],
                 args=[
                     version,
@@ -357,6 +374,57 @@ class Store:
                 return True, record, int(new_version)
         raise Contended(f"shoe {shoe} is changing too fast; retry")
 
+    # -- replication ------------------------------------------------------------------------
+
+    def _replicated(self, slot_key: str, script: Any, *, keys: list, args: list) -> Any:
+        """Run a write script; with ``write_replicas`` set, also ``WAIT`` for that many
+        replicas on the same connection, and raise :class:`NotReplicated` when they do not
+        confirm it in time (the write stands on the master; the client's retry is safe)."""
+        if not self.settings.write_replicas:
+            return script(keys=keys, args=args)
+        pipe = self._node_pipeline(slot_key)
+        script(keys=keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", self.settings.write_replicas, self.settings.write_wait_ms)
+        result, replicas = self._execute_on_node(pipe)
+        if result[0] == 1 and replicas < self.settings.write_replicas:
+            raise NotReplicated(_not_replicated(replicas, self.settings.write_replicas))
+        return result
+
+    def _confirm_replicated(self, slot_key: str) -> None:
+        """Before answering a repeated write as done: make sure what is stored reached the
+        replicas. A marker write on the table's slot is sent and waited for; replication is in
+        order, so once a replica has it, it has every earlier write of that master too."""
+        if not self.settings.write_replicas:
+            return
+        pipe = self._node_pipeline(slot_key)
+        pipe.hincrby(slot_key, "syncs", 1)
+        pipe.execute_command("WAIT", self.settings.write_replicas, self.settings.write_wait_ms)
+        _, replicas = self._execute_on_node(pipe)
+        if replicas < self.settings.write_replicas:
+            raise NotReplicated(_not_replicated(replicas, self.settings.write_replicas))
+
+    def _node_pipeline(self, slot_key: str) -> Any:
+        """A pipeline on one connection to the master that holds ``slot_key`` (``WAIT`` counts
+        the writes of its own connection), with a timeout longer than the wait."""
+        if self._blocking is None or self._blocking[0] != os.getpid():
+            self._blocking = (os.getpid(), self._blocking_factory())
+        client = self._blocking[1]
+        if isinstance(client, RedisCluster):
+            client = client.get_redis_connection(client.get_node_from_key(slot_key))
+        return client.pipeline(transaction=False)
+
+    def _execute_on_node(self, pipe: Any) -> list:
+        try:
+            return pipe.execute()
+        except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError):
+            for client in (self.client, self._blocking[1] if self._blocking else None):
+                if isinstance(client, RedisCluster):
+                    # The node may have failed over: learn the cluster's shape again.
+                    client.nodes_manager.initialize()
+            if isinstance(self.client, RedisCluster):
+                raise redis.ConnectionError("the master of this table moved; retry") from None
+            raise
+
     # -- reads ------------------------------------------------------------------------------
 
     def history(self, table: str, shoe: str) -> tuple[int, list[dict]]:
@@ -370,8 +438,9 @@ class Store:
         Raises :class:`NotFound` for an unknown shoe."""
         keys = ShoeKeys.of(table, shoe)
         token = self.versions.token()
+        client = self.client  # made on first use, with the scripts
         version, cached = self._read_cached(
-            keys=[keys.info, keys.cache_prefix + name], client=self.client
+            keys=[keys.info, keys.cache_prefix + name], client=client
         )
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
@@ -448,6 +517,13 @@ def _at_version(value: bytes | None, version: int) -> bytes | None:
         return None
     stamp, _, payload = value.partition(b":")
     return payload if stamp == b"%d" % version else None
+
+
+def _not_replicated(replicas: int, wanted: int) -> str:
+    return (
+        f"the write is stored but only {replicas} of {wanted} replicas confirmed it in time; "
+        "retry (the retry is answered once it is replicated)"
+    )
 
 
 def _variant(stored: bytes | None) -> str:

@@ -17,8 +17,26 @@ from .redis_server import free_port
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class Served(str):
+    """The base URL of a running gunicorn, with its master process."""
+
+    process: subprocess.Popen
+
+    def workers(self) -> list[int]:
+        """The pids of the master's worker processes now (its children, from /proc)."""
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone meanwhile
+            if int(fields[1]) == self.process.pid:
+                children.append(int(stat.parent.name))
+        return children
+
+
 @contextmanager
-def gunicorn(app: str, env: dict[str, str]) -> Iterator[str]:
+def gunicorn(app: str, env: dict[str, str]) -> Iterator[Served]:
     """gunicorn with the project's gunicorn.conf.py, serving ``app`` on a free port."""
     port = free_port()
     environment = {**os.environ, **env, "ROADS_BIND": f"127.0.0.1:{port}"}
@@ -29,7 +47,8 @@ def gunicorn(app: str, env: dict[str, str]) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    base = f"http://127.0.0.1:{port}"
+    base = Served(f"http://127.0.0.1:{port}")
+    base.process = process
     try:
         deadline = time.monotonic() + 30
         while True:

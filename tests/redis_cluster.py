@@ -137,7 +137,21 @@ class LocalCluster:
         try:
             masters = [node for node in client.get_nodes() if node.server_type == "primary"]
             live = [n for n in masters if self.processes[int(n.port)].poll() is None]
-            return len(live) >= self.masters
+            if len(live) < self.masters:
+                return False
+            # Every master streams to its replicas (a write can be confirmed with WAIT).
+            for node in live:
+                info = redis.Redis(port=int(node.port), socket_timeout=0.5).info("replication")
+                online = [
+                    key
+                    for key, value in info.items()
+                    if key.startswith("slave")
+                    and isinstance(value, dict)
+                    and value.get("state") == "online"
+                ]
+                if len(online) < self.replicas:
+                    return False
+            return True
         finally:
             client.close()
 

@@ -64,6 +64,13 @@ class RedisServer:
                     raise RuntimeError(f"redis-server did not start on port {self.port}") from None
                 time.sleep(0.05)
 
+    def kill(self) -> None:
+        """Crash it (SIGKILL): nothing is flushed on the way down."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
     def stop(self) -> None:
         if self.process is not None:
             self.process.terminate()
