@@ -29,8 +29,8 @@ redis.call('RPUSH', KEYS[3], ARGV[4])
 version = version + 1
 redis.call('HSET', KEYS[2], 'version', version, 'rounds', count + 1)
 redis.call('SET', KEYS[4], version .. ':' .. ARGV[5], 'EX', tonumber(ARGV[6]))
-redis.call('PUBLISH', ARGV[7], ARGV[8] .. version .. '\\31' .. 'current')
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('PUBLISH', ARGV[7], ARGV[8] .. version .. '\\31' .. 'current' .. '\\31' .. seq)
 redis.call('SET', KEYS[6], seq .. ':1:' .. ARGV[9])
 return {1, version, count + 1, seq}
 """
@@ -52,8 +52,9 @@ redis.call('HSET', KEYS[1], 'version', version)
 redis.call('HINCRBY', KEYS[1], 'void', tonumber(ARGV[6]))
 redis.call('SET', KEYS[3], version .. ':' .. ARGV[4], 'EX', tonumber(ARGV[5]))
 local current = redis.call('HGET', KEYS[4], 'current') == ARGV[9] and '1' or '0'
-redis.call('PUBLISH', ARGV[7], ARGV[8] .. version .. '\\31' .. (current == '1' and 'current' or ''))
 local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
+local flag = current == '1' and 'current' or ''
+redis.call('PUBLISH', ARGV[7], ARGV[8] .. version .. '\\31' .. flag .. '\\31' .. seq)
 redis.call('SET', KEYS[5], seq .. ':' .. current .. ':' .. ARGV[10])
 return {1, version, seq, tonumber(current)}
 """

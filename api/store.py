@@ -220,10 +220,10 @@ class Store:
         if known is not None:
             return known
         token = self.versions.token()
-        current = self.client.hget(TableKeys.of(table).meta, "current")
+        current, seq = self.client.hmget(TableKeys.of(table).meta, "current", "seq")
         if current is None:
             return None
-        self.versions.saw_current(table, current.decode(), token)
+        self.versions.saw_current(table, current.decode(), int(seq or 0), token)
         return current.decode()
 
     # -- writes -----------------------------------------------------------------------------
@@ -298,7 +298,7 @@ class Store:
             )
             if done == 1:
                 self.versions.saw(table, shoe, int(new_version), token)
-                self.versions.saw_current(table, shoe, token)
+                self.versions.saw_current(table, shoe, int(seq), token)
                 self.lobby.publish(table, int(seq), True, update)
                 return True, record, int(new_version)
             if done == -1:

@@ -1,11 +1,12 @@
 """Shoe versions known in this process, kept current by Redis pub/sub, so a hot read (a cached
 picture) needs no round trip to Redis to know it is serving the current version.
 
-- Every write script publishes ``table \\x1f shoe \\x1f version \\x1f current`` on
-  :data:`CHANNEL` when it commits (``current`` when the shoe is the table's current one, else
-  empty); a process that commits a write also records it at once (it reads its own writes).
-  A table's current shoe changes only by a new shoe's first round, so following the messages
-  also tells each table's current shoe.
+- Every write script publishes ``table \\x1f shoe \\x1f version \\x1f current \\x1f seq``
+  on :data:`CHANNEL` when it commits (``current`` when the shoe is the table's current one,
+  else empty; ``seq`` the table's write sequence number); a process that commits a write also
+  records it at once (it reads its own writes). The table's current shoe is the one of its
+  latest write flagged ``current``: ordering by ``seq`` keeps a late message or a process's own
+  record from putting an older shoe back.
 - A subscriber thread per process (started on first use, after any fork) raises the known
   versions as messages arrive. Versions only go up.
 - Until the subscription is confirmed, and whenever it breaks, the known versions are dropped
@@ -50,7 +51,7 @@ class VersionWatch:
         self._on_reset = on_reset
         self._retry = retry_seconds
         self._versions: dict[tuple[str, str], int] = {}
-        self._current: dict[str, str] = {}
+        self._current: dict[str, tuple[int, str]] = {}  # table -> (write seq, shoe)
         self._lock = threading.Lock()
         self._healthy = False
         self._generation = 0  # raised whenever the subscription is made or lost
@@ -70,7 +71,8 @@ class VersionWatch:
         self._ensure_running()
         if not self._healthy:
             return None
-        return self._current.get(table)
+        known = self._current.get(table)
+        return known[1] if known is not None else None
 
     def token(self) -> int | None:
         """Take before reading from Redis what :meth:`saw` or :meth:`saw_current` will record:
@@ -78,11 +80,17 @@ class VersionWatch:
         self._ensure_running()
         return self._generation if self._healthy else None
 
-    def saw_current(self, table: str, shoe: str, token: int | None) -> None:
-        """Record the table's current shoe, read from Redis (or written) since ``token``."""
+    def saw_current(self, table: str, shoe: str, seq: int, token: int | None) -> None:
+        """Record the table's current shoe as of its write ``seq``, read from Redis (or
+        written) since ``token``."""
         with self._lock:
             if token is not None and token == self._generation and self._healthy:
-                self._current.setdefault(table, shoe)
+                self._set_current(table, shoe, seq)
+
+    def _set_current(self, table: str, shoe: str, seq: int) -> None:
+        known = self._current.get(table)
+        if known is None or seq > known[0]:
+            self._current[table] = (seq, shoe)
 
     def saw(self, table: str, shoe: str, version: int, token: int | None) -> None:
         """Record a version read from Redis (or committed by this process) since ``token``."""
@@ -142,10 +150,10 @@ class VersionWatch:
             self._on_reset()
 
     def _apply(self, data: bytes) -> None:
-        table, shoe, version, current = data.decode().split(SEPARATOR)
+        table, shoe, version, current, seq = data.decode().split(SEPARATOR)
         key = (table, shoe)
         with self._lock:
             if int(version) > self._versions.get(key, -1):
                 self._versions[key] = int(version)
             if current:
-                self._current[table] = shoe
+                self._set_current(table, shoe, int(seq))

@@ -50,3 +50,19 @@ def test_another_processs_writes_and_new_shoes_reach_the_reader(redis_server, re
     assert store.versions.current("t1") == "s2"
     for app in (reader, writer):
         app.extensions["roads.store"].versions.stop()
+
+
+def test_the_current_shoe_follows_the_tables_write_order(redis_server):
+    import redis
+
+    from api.versions import VersionWatch
+
+    watch = VersionWatch(lambda: redis.Redis.from_url(redis_server.url))
+    until(lambda: watch.token() is not None)
+    token = watch.token()
+    watch.saw_current("t1", "s2", 7, token)
+    watch.saw_current("t1", "s1", 5, token)  # an older read arriving late changes nothing
+    assert watch.current("t1") == "s2"
+    watch.saw_current("t1", "s3", 8, token)  # this process's own newer write
+    assert watch.current("t1") == "s3"
+    watch.stop()
