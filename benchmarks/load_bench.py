@@ -1,0 +1,287 @@
+"""Load benchmark: two service instances on one Redis (then on a Redis Cluster), mixed traffic.
+
+Bounded in count and time, loopback only. For each backend (a redis-server; a local cluster of
+3 masters with 1 replica each):
+
+1. 200 tables get 20 rounds each, then two gunicorn instances of the service start on two ports
+   (gunicorn.conf.py, one worker each: this machine has two cores), and two of a minimal Flask
+   "ok" app under the same settings.
+2. Throughput alone, wrk on both instances at once, alternating and best of each: cached roads
+   JSON (``GET /v1/tables/{t}/roads``, 200 tables) against "ok", and the ratio.
+3. Mixed traffic, all at once for the same seconds: ingest (wrk POSTing the next round of the
+   200 tables in turn, half the tables on each instance), roads JSON reads, lobby reads
+   (``GET /v1/tables``) and picture reads (``GET .../roads/big_road.png``); requests per second
+   and p50 / p99 latency per endpoint. Afterwards every table's rounds are checked: no gap, no
+   duplicate, and the count the ingest answered 2xx for.
+
+Run: ``python benchmarks/load_bench.py [--seconds 8] [--backend single|cluster|both]`` (needs
+Debian's ``wrk``). Targets (issue "scale and faults", 2 cores): cached roads JSON >= 70% of the
+"ok" endpoint's throughput; ingest >= 1,000 rounds/s with p99 < 50 ms while the reads run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from serving import ROOT, gunicorn, redis_server
+
+from api.config import Settings
+from api.store import NotFound, Store, connect
+from roads import Round
+from tests.redis_cluster import LocalCluster
+
+KEY = "bench-key"
+TABLES = 200
+SEEDED = 20
+
+INGEST_LUA = """
+-- POST the next round of this thread's tables, in turn (a table's next round is sent only
+-- after the other tables', so its previous one has long been answered).
+local threads = {}
+local counter = 0
+function setup(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+  table.insert(threads, thread)
+end
+function init(args)
+  mine = {}
+  local first, last = tonumber(os.getenv("FIRST")), tonumber(os.getenv("LAST"))
+  local nthreads = tonumber(os.getenv("THREADS"))
+  for t = first, last do
+    if t % nthreads == id then table.insert(mine, t) end
+  end
+  nextround = {}
+  for _, t in ipairs(mine) do nextround[t] = tonumber(os.getenv("SEEDED")) + 1 end
+  position = 0
+  results = {"B", "P", "B", "P", "T", "B", "P"}
+end
+function request()
+  position = position % #mine + 1
+  local t = mine[position]
+  local n = nextround[t]
+  nextround[t] = n + 1
+  local body = '{"round":' .. n .. ',"result":"' .. results[(n + t) % #results + 1] .. '"}'
+  return wrk.format("POST", "/v1/tables/t" .. t .. "/shoes/" .. os.getenv("SHOE") .. "/rounds",
+    {["Content-Type"] = "application/json", ["X-API-Key"] = os.getenv("KEY")}, body)
+end
+"""
+
+READ_LUA = """
+-- GET one of the tables' resources, at random: PATH holds {t} for the table number.
+function init(args)
+  math.randomseed(os.time() + (id or 0))
+end
+function request()
+  local t = math.random(0, tonumber(os.getenv("TABLES")) - 1)
+  return wrk.format("GET", (os.getenv("PATH_TEMPLATE"):gsub("{t}", tostring(t))))
+end
+"""
+
+
+def seed(settings: Settings) -> None:
+    store = Store(settings, lambda: connect(settings))
+    for t in range(TABLES):
+        store.put_table(f"t{t}", f"Table {t}", "standard")
+        for number in range(1, SEEDED + 1):
+            store.append(f"t{t}", "s1", number, Round("BPPBT"[(number + t) % 5]))
+
+
+def start_wrk(url: str, seconds: int, connections: int, script: str, env: dict) -> subprocess.Popen:
+    return subprocess.Popen(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script, url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **env},
+    )
+
+
+def figures(process: subprocess.Popen, seconds: int) -> dict[str, float]:
+    out, _ = process.communicate(timeout=seconds + 60)
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    timeouts = re.search(r"timeout (\d+)", out)
+    latency = {p: _ms(re.search(rf"\s{p}%\s+([\d.]+\w+)", out).group(1)) for p in ("50", "99")}
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    failed = int(errors.group(1)) if errors else 0
+    return {
+        "rps": rps,
+        "ok_rps": rps * (total - failed) / total if total else 0.0,
+        "ok": total - failed,
+        "p50_ms": latency["50"],
+        "p99_ms": latency["99"],
+        "non_2xx": failed,
+        "timeouts": int(timeouts.group(1)) if timeouts else 0,
+    }
+
+
+def _ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def both(bases: list[str], path: str, seconds: int, script: str, connections: int) -> dict:
+    """wrk on every instance at once; requests per second summed, latencies of the worst."""
+    env = {"TABLES": str(TABLES), "PATH_TEMPLATE": path}
+    runs = [start_wrk(base, seconds, connections, script, env) for base in bases]
+    results = [figures(run, seconds) for run in runs]
+    return combine(results)
+
+
+def combine(results: list[dict]) -> dict:
+    return {
+        "rps": sum(r["rps"] for r in results),
+        "ok_rps": sum(r["ok_rps"] for r in results),
+        "ok": sum(r["ok"] for r in results),
+        "p50_ms": max(r["p50_ms"] for r in results),
+        "p99_ms": max(r["p99_ms"] for r in results),
+        "non_2xx": sum(r["non_2xx"] for r in results),
+        "timeouts": sum(r["timeouts"] for r in results),
+    }
+
+
+def run(backend: str, url: str, cluster: bool, seconds: int, folder: Path) -> None:
+    ingest_script, read_script = str(folder / "ingest.lua"), str(folder / "read.lua")
+    Path(ingest_script).write_text(INGEST_LUA)
+    Path(read_script).write_text(READ_LUA)
+    settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,))
+    seed(settings)
+    env = {
+        "REDIS_URL": url,
+        "ROADS_REDIS_CLUSTER": "1" if cluster else "0",
+        "ROADS_INGEST_KEYS": KEY,
+        "ROADS_DEMO": "0",
+        "ROADS_WORKERS": "1",
+    }
+    with contextlib.ExitStack() as stack:
+        service = [stack.enter_context(gunicorn("wsgi:app", env)) for _ in range(2)]
+        ok = [stack.enter_context(gunicorn("benchmarks.ok_app:app", env)) for _ in range(2)]
+        print(f"\n== {backend}: 2 service instances ({', '.join(service)}), one worker each")
+
+        # Warm: every table's roads once on each instance (cached in Redis and in memory).
+        both(service, "/v1/tables/t{t}/roads", 2, read_script, 4)
+        roads = okay = None
+        for _ in range(2):
+            roads = best(roads, both(service, "/v1/tables/t{t}/roads", seconds, read_script, 8))
+            okay = best(okay, both(ok, "/ok", seconds, read_script, 8))
+        ratio = roads["rps"] / okay["rps"]
+        print(f"alone, wrk -t2 -c8 on each instance, {seconds}s, best of 2 alternating:")
+        line("cached roads JSON", roads)
+        line('"ok" endpoint', okay)
+        verdict = "met" if ratio >= 0.7 else "MISSED"
+        print(f"  {'ratio roads JSON / ok':<26} {ratio:8.2f}        target >= 0.70  {verdict}")
+
+        alone = combine(
+            [figures(p, seconds) for p in ingest(service, seconds, ingest_script, "s1")]
+        )
+        print(f"ingest alone, wrk -t2 -c8 on each instance (100 tables each), {seconds}s:")
+        line("ingest (POST rounds)", alone)
+
+        # The mixed run deals a new shoe at every table, from its round 1.
+        def reads(base: str, path: str, connections: int) -> subprocess.Popen:
+            env = {"TABLES": str(TABLES), "PATH_TEMPLATE": path}
+            return start_wrk(base, seconds, connections, read_script, env)
+
+        runs = {
+            "ingest (POST rounds)": ingest(service, seconds, ingest_script, "s2"),
+            "roads JSON": [reads(base, "/v1/tables/t{t}/roads", 4) for base in service],
+            "lobby (GET /v1/tables)": [reads(service[0], "/v1/tables", 2)],
+            "big_road.png": [reads(service[1], "/v1/tables/t{t}/roads/big_road.png", 2)],
+        }
+        results = {
+            name: combine([figures(p, seconds) for p in procs]) for name, procs in runs.items()
+        }
+        print(f"mixed, all at once for {seconds}s (ingest on both instances, 100 tables each):")
+        for name, result in results.items():
+            line(name, result)
+        mixed = results["ingest (POST rounds)"]
+        met = mixed["ok_rps"] >= 1000 and mixed["p99_ms"] < 50
+        print(
+            f"  ingest: {mixed['ok_rps']:.0f} rounds/s stored, p99 {mixed['p99_ms']:.1f} ms"
+            f"   target >= 1000/s and p99 < 50 ms  {'met' if met else 'MISSED'}"
+        )
+        check(settings, alone["ok"] + mixed["ok"], in_flight=4 * 8)
+
+
+def ingest(service: list[str], seconds: int, script: str, shoe: str) -> list:
+    """wrk POSTing rounds on both instances, 100 tables each: shoe ``s1`` after its seeded
+    rounds, or a new shoe from round 1."""
+    half = TABLES // 2
+    ranges = [(0, half - 1), (half, TABLES - 1)]
+    env = {"KEY": KEY, "THREADS": "2", "SHOE": shoe, "SEEDED": str(SEEDED if shoe == "s1" else 0)}
+    return [
+        start_wrk(base, seconds, 8, script, {**env, "FIRST": str(a), "LAST": str(b)})
+        for base, (a, b) in zip(service, ranges, strict=True)
+    ]
+
+
+def check(settings: Settings, answered: int, in_flight: int) -> None:
+    """Every table's rounds are 1..n with no gap or duplicate, and every round the ingest was
+    answered 2xx for is stored (a few more may be: requests still in flight when wrk stopped
+    counting, at most one per connection per run)."""
+    store = Store(settings, lambda: connect(settings))
+    total = 0
+    for t in range(TABLES):
+        for shoe in ("s1", "s2"):
+            try:
+                _, records = store.history(f"t{t}", shoe)
+            except NotFound:
+                continue
+            numbers = [record["round"] for record in records]
+            assert numbers == list(range(1, len(numbers) + 1)), f"t{t} {shoe}: {numbers[:5]}..."
+            total += len(numbers) - (SEEDED if shoe == "s1" else 0)
+    verdict = "ok" if answered <= total <= answered + in_flight else "MISMATCH"
+    print(
+        f"  stored: {total} new rounds, no gap and no duplicate in any shoe; answered 2xx: "
+        f"{answered} (+ at most {in_flight} in flight when wrk stopped)  {verdict}"
+    )
+
+
+def best(current: dict | None, new: dict) -> dict:
+    return new if current is None or new["rps"] > current["rps"] else current
+
+
+def line(name: str, result: dict) -> None:
+    print(
+        f"  {name:<26} {result['rps']:8.0f} req/s   p50 {result['p50_ms']:6.2f} ms"
+        f"   p99 {result['p99_ms']:7.2f} ms   non-2xx {result['non_2xx']}"
+        f"   timeouts {result['timeouts']}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--backend", choices=["single", "cluster", "both"], default="both")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get install wrk")
+    os.chdir(ROOT)
+    with tempfile.TemporaryDirectory() as folder:
+        if args.backend in ("single", "both"):
+            with redis_server() as server:
+                run("one redis-server", server.url, False, args.seconds, Path(folder))
+        if args.backend in ("cluster", "both"):
+            cluster = LocalCluster().start()
+            try:
+                run(
+                    "Redis Cluster, 3 masters + 3 replicas",
+                    cluster.url,
+                    True,
+                    args.seconds,
+                    Path(folder),
+                )
+            finally:
+                cluster.cleanup()
+
+
+if __name__ == "__main__":
+    main()
