@@ -15,11 +15,11 @@ Run: ``python benchmarks/images_bench.py``. Targets (issue "images", 2 cores): a
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 import urllib.request
 
+import serving
 from serving import ROOT, gunicorn, redis_server, wrk  # noqa: F401
 
 from api.images.paint import paint, warm_up
@@ -47,13 +47,7 @@ def cold_renders(shoes: int) -> dict[str, float]:
 
 
 def post(base: str, path: str, body: dict) -> None:
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "X-API-Key": KEY},
-        method="POST",
-    )
-    urllib.request.urlopen(request, timeout=5).read()
+    serving.post(base, path, body, KEY)
 
 
 def throughput(seconds: int, rounds: int) -> tuple[dict, dict]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -30,6 +29,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import serving
 from serving import gunicorn, redis_server
 
 from api.config import Settings
@@ -79,13 +79,7 @@ class Dealer(threading.Thread):
 
 
 def post(base: str, path: str, body: dict) -> None:
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "X-API-Key": KEY},
-        method="POST",
-    )
-    urllib.request.urlopen(request, timeout=5).read()
+    serving.post(base, path, body, KEY)
 
 
 def latency(url: str, count: int, pause: float = 0.0) -> dict[str, float]:

@@ -3,10 +3,12 @@ wrk as the load generator (bounded in time; loopback only)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
 import sys
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,6 +26,17 @@ def redis_server():
         yield server
     finally:
         server.cleanup()
+
+
+def post(base: str, path: str, body: dict, key: str) -> None:
+    """POST a JSON body with an ingest key; raises on any answer but 2xx."""
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-API-Key": key},
+        method="POST",
+    )
+    urllib.request.urlopen(request, timeout=5).read()
 
 
 def wrk(url: str, seconds: int = 5, connections: int = 16, threads: int = 2) -> dict[str, float]:

@@ -47,6 +47,21 @@ from roads.scorecard import Scorecard
 VARIANTS = ("standard", "no_commission", "speed")
 #: Player / Banker Bonus: what a non-natural win by each margin pays (to 1); smaller margins lose.
 BONUS_PAYS = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
+#: The returns (percent) seed 000 publishes for its no-commission game, fresh 8-deck shoe: an
+#: exact calculator reproduces them to the published 0.01 points. Seed 004's standard Banker:
+PUBLISHED_NO_COMMISSION: dict[str, float] = {
+    "player": 98.76,
+    "tie": 85.64,
+    "banker": 98.54,
+    "super_6": 86.18,
+    "player_pair": 89.64,
+    "banker_pair": 89.64,
+    "perfect_pair": 91.95,
+    "either_pair": 86.29,
+    "player_bonus": 97.35,
+    "banker_bonus": 90.63,
+}
+PUBLISHED_STANDARD_BANKER = 98.94
 BETS = (
     "player",
     "banker",
