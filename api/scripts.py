@@ -6,6 +6,16 @@ caller reads again and retries. All keys a script touches are passed in KEYS and
 table's hash tag, so each script runs on one Redis Cluster slot.
 """
 
+# KEYS: table meta, shoe info, shoe rounds, shoe state
+# What an append is computed from, read at one instant in one command: the table's current shoe
+# and variant, the shoe's version, its round count and its cached state.
+READ_FOR_APPEND = """
+-- (false, not nil, stands for a missing value: a nil would end the reply there)
+local meta = redis.call('HMGET', KEYS[1], 'current', 'variant')
+return {meta[1] or false, meta[2] or false, redis.call('HGET', KEYS[2], 'version') or false,
+  redis.call('LLEN', KEYS[3]), redis.call('GET', KEYS[4]) or false}
+"""
+
 # KEYS: table meta, shoe info, shoe rounds, shoe state, table shoes, table lobby update
 # ARGV: shoe id, expected version, expected count, record JSON, state bytes, state TTL,
 #       version channel, version message prefix ("table\x1fshoe\x1f"), lobby update JSON

@@ -35,7 +35,14 @@ from api.events import EventHub
 from api.lobby import Lobby, round_event, update_of
 from api.localcache import LocalCache
 from api.records import dumps, record_of, round_of, same_round
-from api.scripts import APPEND_ROUND, LOBBY_PUBLISH, READ_CACHED, REPLACE_ROUND, STORE_STATE
+from api.scripts import (
+    APPEND_ROUND,
+    LOBBY_PUBLISH,
+    READ_CACHED,
+    READ_FOR_APPEND,
+    REPLACE_ROUND,
+    STORE_STATE,
+)
 from api.versions import CHANNEL, SEPARATOR, VersionWatch
 from roads import Round, Scorecard
 from roads.lobby import streaks
@@ -163,6 +170,7 @@ class Store:
             self._replace = client.register_script(REPLACE_ROUND)
             self._store_state = client.register_script(STORE_STATE)
             self._read_cached = client.register_script(READ_CACHED)
+            self._read_for_append = client.register_script(READ_FOR_APPEND)
             self._lobby_publish = client.register_script(LOBBY_PUBLISH)
             self._client, self._pid = client, os.getpid()
         return self._client
@@ -234,12 +242,10 @@ class Store:
         keys = ShoeKeys.of(table, shoe)
         token = self.versions.token()
         for _ in range(MAX_ATTEMPTS):
-            pipe = self.client.pipeline(transaction=True)
-            pipe.hmget(keys.meta, "current", "variant")
-            pipe.hget(keys.info, "version")
-            pipe.llen(keys.rounds)
-            pipe.get(keys.state)
-            (current, variant), version, count, state = pipe.execute()
+            client = self.client  # made on first use, with the scripts
+            current, variant, version, count, state = self._read_for_append(
+                keys=[keys.meta, keys.info, keys.rounds, keys.state], client=client
+            )
             version = int(version or 0)
             if number <= count:
                 stored = self.client.lindex(keys.rounds, number - 1)
