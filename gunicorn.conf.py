@@ -16,7 +16,7 @@ import multiprocessing
 import os
 
 worker_class = os.environ.get("ROADS_WORKER_CLASS", "gevent")
-if worker_class == "gevent":
+if worker_class.startswith("gevent"):
     from gevent import monkey
 
     monkey.patch_all()
