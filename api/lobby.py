@@ -130,9 +130,12 @@ def round_event(table: str, shoe: str, version: int, number: int, round: Round) 
 class Lobby:
     """Reads and updates of the lobby-wide structures."""
 
-    def __init__(self, client: Callable[[], redis.Redis], scripts: Callable[[], Any]) -> None:
+    def __init__(
+        self, client: Callable[[], redis.Redis], publish_script: Callable[[], Any]
+    ) -> None:
+        # Both are the store's, made on first use (after any fork).
         self._client = client
-        self._publish = scripts
+        self._publish = publish_script
         # Parsed JSON per table, reused while the stored bytes are unchanged.
         self._parsed: dict[tuple[str, str], tuple[bytes, Any]] = {}
 
