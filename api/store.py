@@ -74,6 +74,30 @@ class Contended(Exception):
 
 
 @dataclass(frozen=True)
+class Scripts:
+    """The write and read scripts, registered with one client (see :mod:`api.scripts`)."""
+
+    append: Any
+    replace: Any
+    store_state: Any
+    read_cached: Any
+    read_for_append: Any
+    lobby_publish: Any
+
+    @classmethod
+    def on(cls, client: redis.Redis) -> Scripts:
+        register = client.register_script
+        return cls(
+            append=register(APPEND_ROUND),
+            replace=register(REPLACE_ROUND),
+            store_state=register(STORE_STATE),
+            read_cached=register(READ_CACHED),
+            read_for_append=register(READ_FOR_APPEND),
+            lobby_publish=register(LOBBY_PUBLISH),
+        )
+
+
+@dataclass(frozen=True)
 class TableKeys:
     meta: str
     shoes: str
@@ -140,40 +164,37 @@ class Store:
     ) -> None:
         self.settings = settings
         self._factory = factory
-        self._client: redis.Redis | None = None
-        self._pid = 0
+        self._connection: tuple[int, redis.Redis, Scripts] | None = None  # (pid, client, scripts)
         # Responses this process served lately, keyed by shoe version (immutable entries);
         # dropped whenever the version watch starts afresh.
         self.pictures = LocalCache()
         self.picture_urls = LocalCache()
         self.responses = LocalCache()
         self.versions = VersionWatch(factory, on_reset=self._forget_recent)
-        self.lobby = Lobby(lambda: self.client, self._lobby_script)
+        self.lobby = Lobby(lambda: self.client, lambda: self.scripts.lobby_publish)
         self._blocking_factory = blocking_factory or factory
         self._blocking: tuple[int, redis.Redis] | None = None
         self.events = EventHub(self._blocking_factory)
-
-    def _lobby_script(self) -> Any:
-        self.client  # noqa: B018 (made on first use, with the scripts)
-        return self._lobby_publish
 
     def _forget_recent(self) -> None:
         self.pictures.clear()
         self.picture_urls.clear()
         self.responses.clear()
 
+    def _connected(self) -> tuple[int, redis.Redis, Scripts]:
+        if self._connection is None or self._connection[0] != os.getpid():
+            client = self._factory()
+            self._connection = (os.getpid(), client, Scripts.on(client))
+        return self._connection
+
     @property
     def client(self) -> redis.Redis:
-        if self._client is None or self._pid != os.getpid():
-            client = self._factory()
-            self._append = client.register_script(APPEND_ROUND)
-            self._replace = client.register_script(REPLACE_ROUND)
-            self._store_state = client.register_script(STORE_STATE)
-            self._read_cached = client.register_script(READ_CACHED)
-            self._read_for_append = client.register_script(READ_FOR_APPEND)
-            self._lobby_publish = client.register_script(LOBBY_PUBLISH)
-            self._client, self._pid = client, os.getpid()
-        return self._client
+        return self._connected()[1]
+
+    @property
+    def scripts(self) -> Scripts:
+        """The Lua scripts, registered with :attr:`client` (both made on first use)."""
+        return self._connected()[2]
 
     def ping(self) -> bool:
         return bool(self.client.ping())
@@ -242,9 +263,8 @@ class Store:
         keys = ShoeKeys.of(table, shoe)
         token = self.versions.token()
         for _ in range(MAX_ATTEMPTS):
-            client = self.client  # made on first use, with the scripts
-            current, variant, version, count, state = self._read_for_append(
-                keys=[keys.meta, keys.info, keys.rounds, keys.state], client=client
+            current, variant, version, count, state = self.scripts.read_for_append(
+                keys=[keys.meta, keys.info, keys.rounds, keys.state]
             )
             version = int(version or 0)
             if number <= count:
@@ -288,7 +308,7 @@ class Store:
             )
             done, new_version, _, seq = self._replicated(
                 keys.meta,
-                self._append,
+                self.scripts.append,
                 keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes, keys.lobby],
                 args=[
                     shoe,
@@ -359,7 +379,7 @@ class Store:
             )
             done, new_version, seq, current = self._replicated(
                 keys.meta,
-                self._replace,
+                self.scripts.replace,
                 keys=[keys.info, keys.rounds, keys.state, keys.meta, keys.lobby],
                 args=[
                     version,
@@ -444,10 +464,7 @@ class Store:
         Raises :class:`NotFound` for an unknown shoe."""
         keys = ShoeKeys.of(table, shoe)
         token = self.versions.token()
-        client = self.client  # made on first use, with the scripts
-        version, cached = self._read_cached(
-            keys=[keys.info, keys.cache_prefix + name], client=client
-        )
+        version, cached = self.scripts.read_cached(keys=[keys.info, keys.cache_prefix + name])
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
         self.versions.saw(table, shoe, int(version), token)
@@ -503,7 +520,7 @@ class Store:
             return None
         scorecard = Scorecard.from_rounds([round_of(record) for record in records])
         if records:
-            self._store_state(
+            self.scripts.store_state(
                 keys=[keys.info, keys.state],
                 args=[version, scorecard.to_bytes(), self.settings.state_ttl],
             )
