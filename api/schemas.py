@@ -9,6 +9,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from api.store import VARIANTS
 from roads.lobby import LOBBY_ROADS
+from roads.odds import BETS
 
 
 class StrictBoolean(fields.Boolean):
@@ -381,17 +382,10 @@ class ProbabilitiesSchema(ma.Schema):
     banker_bonus = fields.Nested(BonusOutcomesSchema, required=True)
 
 
-class ReturnsSchema(ma.Schema):
-    player = fields.Float(required=True)
-    banker = fields.Float(required=True)
-    tie = fields.Float(required=True)
-    super_6 = fields.Float(required=True)
-    player_pair = fields.Float(required=True)
-    banker_pair = fields.Float(required=True)
-    either_pair = fields.Float(required=True)
-    perfect_pair = fields.Float(required=True)
-    player_bonus = fields.Float(required=True)
-    banker_bonus = fields.Float(required=True)
+# One return per bet of roads.odds.BETS, each a fraction (0.9894).
+ReturnsSchema = ma.Schema.from_dict(
+    {bet: fields.Float(required=True) for bet in BETS}, name="ReturnsSchema"
+)
 
 
 class ShoeRefSchema(ma.Schema):

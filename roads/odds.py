@@ -311,14 +311,24 @@ def cards_left_by_rank(cards_left: Sequence[int]) -> dict[str, int]:
     return {rank: int(sum(cards_left[4 * i : 4 * i + 4])) for i, rank in enumerate(RANKS)}
 
 
+def known_cards_left(scorecard: Scorecard) -> tuple[int, ...] | None:
+    """The cards left in the shoe, or ``None`` when they are not known: some round came without
+    its cards, or fewer than the six a round may need are left. Burn cards are never reported,
+    so they count as still in the shoe."""
+    if not scorecard.cards_known():
+        return None
+    left = scorecard.cards_left()
+    return left if sum(left) >= 6 else None
+
+
 def shoe_odds(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]:
     """The odds of a shoe's next round as the service serves them: from the cards left when
-    every round came with its cards (``composition_known``), else from a fresh shoe. Burn cards
-    are never reported, so they count as still in the shoe."""
-    known = scorecard.cards_known()
-    left = scorecard.cards_left() if known else fresh_shoe(scorecard.decks)
-    if sum(left) < 6:  # no next round can be dealt: say so rather than guess
-        known, left = False, fresh_shoe(scorecard.decks)
+    they are known (``composition_known``, see :func:`known_cards_left`), else from a fresh
+    shoe."""
+    left = known_cards_left(scorecard)
+    known = left is not None
+    if left is None:
+        left = fresh_shoe(scorecard.decks)
     return {
         "composition_known": known,
         "cards_left": {"total": sum(left), "by_rank": cards_left_by_rank(left)},
@@ -329,7 +339,8 @@ def shoe_odds(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]
 def favourable_bets(scorecard: Scorecard, variant: str = "standard") -> dict[str, float]:
     """The bets with a return above 100% on this shoe's next round, with their returns; empty
     when the cards left are not known."""
-    if not scorecard.cards_known() or sum(scorecard.cards_left()) < 6:
+    left = known_cards_left(scorecard)
+    if left is None:
         return {}
-    result = odds(scorecard.cards_left(), variant)
+    result = odds(left, variant)
     return {bet: result.rtp[bet] for bet in result.favourable}
