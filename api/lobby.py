@@ -38,6 +38,7 @@ from typing import Any
 
 import redis
 
+from api.localcache import LocalCache
 from roads import Round, Scorecard
 from roads.lobby import LOBBY_ROADS, RoadShape, run_changes, sort_key, summary
 from roads.patterns import PATTERNS, Pattern
@@ -138,6 +139,9 @@ class Lobby:
         self._publish = publish_script
         # Parsed JSON per table, reused while the stored bytes are unchanged.
         self._parsed: dict[tuple[str, str], tuple[bytes, Any]] = {}
+        # Whole answers, the same for every client until the cursor moves: (epoch, cursor,
+        # query) -> body.
+        self.answers = LocalCache(max_bytes=8 * 1024 * 1024)
 
     # -- updates ----------------------------------------------------------------------------
 
@@ -178,11 +182,19 @@ class Lobby:
 
     # -- reads ------------------------------------------------------------------------------
 
+    def cursor(self) -> tuple[str, int]:
+        """(epoch, lobby sequence number): what every lobby answer is cached under."""
+        pipe = self._client().pipeline(transaction=True)
+        pipe.get(EPOCH)
+        pipe.get(SEQ)
+        epoch, seq = pipe.execute()
+        return self._epoch(epoch), int(seq or 0)
+
     def tables(
         self, *, grown_road: str | None = None
     ) -> tuple[tuple[str, int], list[dict[str, Any]], dict]:
         """((epoch, lobby sequence number), every table's tile, the ``grown`` hash of
-        ``grown_road``)."""
+        ``grown_road``), all read at one instant."""
         pipe = self._client().pipeline(transaction=True)
         pipe.get(EPOCH)
         pipe.get(SEQ)
@@ -191,13 +203,16 @@ class Lobby:
         if grown_road is not None:
             pipe.hgetall(grown_key(grown_road))
         epoch, seq, registry, summaries, *grown = pipe.execute()
-        if epoch is None:
-            self._client().set(EPOCH, secrets.token_hex(8), nx=True)
-            epoch = self._client().get(EPOCH)
         tiles = [
             self._tile(table, entry, summaries.get(table)) for table, entry in registry.items()
         ]
-        return (epoch.decode(), int(seq or 0)), tiles, (grown[0] if grown else {})
+        return (self._epoch(epoch), int(seq or 0)), tiles, (grown[0] if grown else {})
+
+    def _epoch(self, epoch: bytes | None) -> str:
+        if epoch is None:  # a new lobby, or one Redis lost: name this life of it
+            self._client().set(EPOCH, secrets.token_hex(8), nx=True)
+            epoch = self._client().get(EPOCH)
+        return epoch.decode()
 
     def members(self, patterns: Sequence[str]) -> list[tuple[str, str, int]]:
         """(table, pattern, since_round) of every table that matches each built-in pattern."""

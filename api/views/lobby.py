@@ -8,7 +8,6 @@ from flask import Response
 from flask_smorest import Blueprint, abort
 
 from api.lobby import sorted_by_streak
-from api.localcache import LocalCache
 from api.schemas import (
     GoodRoadsQuerySchema,
     GoodRoadsSchema,
@@ -33,8 +32,6 @@ PATTERN_LIST = dumps(
         "custom": CUSTOM_HELP,
     }
 )
-# Lobby answers are the same for every client until the lobby's cursor moves.
-answers = LocalCache(max_bytes=8 * 1024 * 1024)
 
 
 @blp.route("/v1/patterns")
@@ -54,28 +51,29 @@ def tables(query):
     puts the longest current run on ``road`` first (then the longest run of the shoe);
     ``since=CURSOR`` adds ``grown``, the tables whose run on ``road`` grew since that cursor.
     Every answer carries a new ``cursor``."""
-    road, since = query["road"], query.get("since")
-    (epoch, cursor), tiles, grown = store().lobby.tables(
-        grown_road=road if since is not None else None
-    )
-    key = (epoch, cursor, query.get("sort"), road, since)
-    etag = etag_of("tables", *key)
-    unchanged = not_modified(etag)
+    road, since, sort = query["road"], query.get("since"), query.get("sort")
+    lobby = store().lobby
+    # The cheap read first: an unchanged lobby is answered without reading every table.
+    key = (*lobby.cursor(), sort, road, since)
+    unchanged = not_modified(etag_of("tables", *key))
     if unchanged is not None:
         return unchanged
-    body = answers.get(key)
+    body = lobby.answers.get(key)
     if body is None:
-        if query.get("sort") == "streak":
+        # The lobby may have moved meanwhile: the answer carries the cursor it was read at.
+        cursor, tiles, grown = lobby.tables(grown_road=road if since is not None else None)
+        key = (*cursor, sort, road, since)
+        if sort == "streak":
             tiles = sorted_by_streak(tiles, road)
         else:
             tiles.sort(key=lambda tile: tile["table"])
-        answer: dict[str, Any] = {"cursor": cursor}
+        answer: dict[str, Any] = {"cursor": cursor[1]}
         if since is not None:
             answer["grown"] = sum(1 for seq in grown.values() if int(seq) > since)
         answer["tables"] = tiles
         body = dumps(answer)
-        answers.put(key, body)
-    return json_response(body, etag)
+        lobby.answers.put(key, body)
+    return json_response(body, etag_of("tables", *key))
 
 
 @blp.route("/v1/good-roads")
