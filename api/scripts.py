@@ -136,47 +136,45 @@ for road, change in string.gmatch(ARGV[10], '([^,=]+)=([+-])') do
     redis.call('HDEL', grown[road], table_id)
   end
 end
-local old, new = {}, {}
-local matched = redis.call('HGET', KEYS[5], table_id) or ''
-for pattern, since in string.gmatch(matched, '([^,=]+)=(%d+)') do
-  old[pattern] = since
+-- "name=value,..." as a table
+local function parsed(text)
+  local found = {}
+  for name, value in string.gmatch(text, '([^,=]+)=([^,]+)') do
+    found[name] = value
+  end
+  return found
 end
-for pattern, since in string.gmatch(ARGV[9], '([^,=]+)=(%d+)') do
-  new[pattern] = since
-  redis.call('HSET', members[pattern], table_id, since)
+-- Replace the table's entry in the hash KEY by FRESH ("name=value,..."), emitting a KIND event
+-- with state "stop" for each name that left and "start" for each that came; on_change keeps an
+-- index current (value nil: the name left).
+local function transition(key, fresh, kind, field, value_field, on_change)
+  local old, new = parsed(redis.call('HGET', key, table_id) or ''), parsed(fresh)
+  redis.call('HSET', key, table_id, fresh)
+  local prefix = '{"table":"' .. table_id .. '","shoe":"' .. ARGV[6] .. '","' .. field .. '":"'
+  local function event(name, state, value)
+    emit(kind, prefix .. name .. '","state":"' .. state .. '","' .. value_field .. '":'
+      .. value .. '}')
+  end
+  for name, value in pairs(old) do
+    if not new[name] then
+      on_change(name, nil)
+      event(name, 'stop', value)
+    end
+  end
+  for name, value in pairs(new) do
+    on_change(name, value)
+    if not old[name] then
+      event(name, 'start', value)
+    end
+  end
 end
-redis.call('HSET', KEYS[5], table_id, ARGV[9])
-local prefix = '{"table":"' .. table_id .. '","shoe":"' .. ARGV[6] .. '","pattern":"'
-for pattern, since in pairs(old) do
-  if not new[pattern] then
+transition(KEYS[5], ARGV[9], 'good_road', 'pattern', 'since_round', function(pattern, since)
+  if since then
+    redis.call('HSET', members[pattern], table_id, since)
+  else
     redis.call('HDEL', members[pattern], table_id)
-    emit('good_road', prefix .. pattern .. '","state":"stop","since_round":' .. since .. '}')
   end
-end
-for pattern, since in pairs(new) do
-  if not old[pattern] then
-    emit('good_road', prefix .. pattern .. '","state":"start","since_round":' .. since .. '}')
-  end
-end
-local old_edges, new_edges = {}, {}
-local edges = redis.call('HGET', KEYS[8], table_id) or ''
-for bet, rtp in string.gmatch(edges, '([^,=]+)=([%d.]+)') do
-  old_edges[bet] = rtp
-end
-for bet, rtp in string.gmatch(ARGV[11], '([^,=]+)=([%d.]+)') do
-  new_edges[bet] = rtp
-end
-redis.call('HSET', KEYS[8], table_id, ARGV[11])
-prefix = '{"table":"' .. table_id .. '","shoe":"' .. ARGV[6] .. '","bet":"'
-for bet, rtp in pairs(old_edges) do
-  if not new_edges[bet] then
-    emit('edge', prefix .. bet .. '","state":"stop","rtp":' .. rtp .. '}')
-  end
-end
-for bet, rtp in pairs(new_edges) do
-  if not old_edges[bet] then
-    emit('edge', prefix .. bet .. '","state":"start","rtp":' .. rtp .. '}')
-  end
-end
+end)
+transition(KEYS[8], ARGV[11], 'edge', 'bet', 'rtp', function() end)
 return {1, lseq, unpack(ids)}
 """
