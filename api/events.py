@@ -13,8 +13,6 @@ waiting request (a greenlet under gevent workers), not a Redis connection.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import os
 import queue
 import re
@@ -25,8 +23,7 @@ from dataclasses import dataclass
 import redis
 
 from api.lobby import EVENTS
-
-log = logging.getLogger("roads.events")
+from api.reconnecting import keep_serving
 
 BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
 EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
@@ -99,6 +96,7 @@ class EventHub:
         self._pid = 0
         self._stop = threading.Event()
         self._started = threading.Event()
+        self._last: str | None = None  # the id of the last event read from the stream
 
     def subscribe(self) -> Subscription:
         """A new client's queue: it gets every event added to the stream from now on (once
@@ -145,29 +143,28 @@ class EventHub:
             threading.Thread(target=self._read, name="event-hub", daemon=True).start()
 
     def _read(self) -> None:
-        last: str | None = None
+        # Redis away: read again from the last id seen, so nothing is skipped.
+        self._last = None
+        keep_serving(
+            self._factory,
+            self._follow,
+            stop=self._stop,
+            retry_seconds=self._retry,
+            name="event hub",
+        )
+
+    def _follow(self, client: redis.Redis) -> None:
+        if self._last is None:
+            newest = client.xrevrange(EVENTS, count=1)
+            self._last = newest[0][0].decode() if newest else "0-0"
+        self._started.set()
         while not self._stop.is_set():
-            client = None
-            try:
-                client = self._factory()
-                if last is None:
-                    newest = client.xrevrange(EVENTS, count=1)
-                    last = newest[0][0].decode() if newest else "0-0"
-                self._started.set()
-                while not self._stop.is_set():
-                    answer = client.xread({EVENTS: last}, block=self._block_ms, count=500)
-                    for _, entries in answer or []:
-                        for entry_id, fields in entries:
-                            event = _event(entry_id, fields)
-                            last = event.id
-                            self._deliver(event)
-            except Exception:  # Redis away: retry from the last id, so nothing is skipped
-                log.debug("event hub lost Redis", exc_info=True)
-            finally:
-                if client is not None:
-                    with contextlib.suppress(Exception):
-                        client.close()
-            self._stop.wait(self._retry)
+            answer = client.xread({EVENTS: self._last}, block=self._block_ms, count=500)
+            for _, entries in answer or []:
+                for entry_id, fields in entries:
+                    event = _event(entry_id, fields)
+                    self._last = event.id
+                    self._deliver(event)
 
     def _deliver(self, event: Event) -> None:
         with self._lock:

@@ -21,15 +21,13 @@ well under a millisecond), the same bound Redis's own client-side caching gives.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import os
 import threading
 from collections.abc import Callable
 
 import redis
 
-log = logging.getLogger("roads.versions")
+from api.reconnecting import keep_serving
 
 CHANNEL = "roads:versions"
 SEPARATOR = "\x1f"
@@ -117,27 +115,30 @@ class VersionWatch:
             self._thread.start()
 
     def _listen(self) -> None:
+        # Any failure: forget, fall back to Redis, and subscribe again.
+        keep_serving(
+            self._subscribe,
+            self._follow,
+            stop=self._stop,
+            retry_seconds=self._retry,
+            name="version watch",
+            on_lost=lambda: self._set_healthy(False),
+        )
+
+    def _subscribe(self) -> redis.client.PubSub:
+        pubsub = self._factory().pubsub()
+        pubsub.subscribe(CHANNEL)
+        return pubsub
+
+    def _follow(self, pubsub: redis.client.PubSub) -> None:
         while not self._stop.is_set():
-            pubsub = None
-            try:
-                pubsub = self._factory().pubsub()
-                pubsub.subscribe(CHANNEL)
-                while not self._stop.is_set():
-                    message = pubsub.get_message(timeout=0.2)
-                    if message is None:
-                        continue
-                    if message["type"] == "subscribe":
-                        self._set_healthy(True)
-                    elif message["type"] == "message":
-                        self._apply(message["data"])
-            except Exception:  # any failure: forget, fall back to Redis, and subscribe again
-                log.debug("version watch lost its subscription", exc_info=True)
-            finally:
-                self._set_healthy(False)
-                if pubsub is not None:
-                    with contextlib.suppress(Exception):  # a broken connection may not close
-                        pubsub.close()
-            self._stop.wait(self._retry)
+            message = pubsub.get_message(timeout=0.2)
+            if message is None:
+                continue
+            if message["type"] == "subscribe":
+                self._set_healthy(True)
+            elif message["type"] == "message":
+                self._apply(message["data"])
 
     def _set_healthy(self, healthy: bool) -> None:
         with self._lock:
