@@ -1,8 +1,8 @@
 """A shoe's rounds in order, stored compactly, decoded only when someone reads them.
 
-The service's hot path loads a scorecard, appends one round and saves it again; it never needs
-the earlier rounds as objects. So rounds read from a saved state stay in their encoded form until
-they are asked for, and appending never decodes them.
+The service's hot path loads a scorecard (or keeps it), appends one round and saves it again;
+it never needs the rounds as objects. So rounds stay in their encoded form until they are asked
+for: read from a saved state, appended, or saved once.
 
 Encoding (see :mod:`roads.state` for the integers):
 
@@ -72,7 +72,12 @@ class RoundLog:
         return len(self._headers) // 2 + len(self._rounds)
 
     def append(self, round: Round) -> None:
-        self._rounds.append(round)
+        if self._rounds:
+            self._rounds.append(round)
+        else:  # nothing decoded: stay encoded, so saving again encodes only this round
+            self._headers += encode_header(round)
+            if round.player_cards:
+                self._cards += encode_cards(round)
 
     def rounds(self) -> list[Round]:
         """Every round, decoded (once)."""
@@ -111,8 +116,13 @@ class RoundLog:
         return other
 
     def write(self, writer: Writer) -> None:
-        headers = self._headers + b"".join(map(encode_header, self._rounds))
-        cards = self._cards + b"".join(encode_cards(r) for r in self._rounds if r.player_cards)
+        if self._rounds:
+            # Keep the encoded form from now on: a log that is saved after every append (the
+            # service's) then encodes each round once, not once per save.
+            self._headers += b"".join(map(encode_header, self._rounds))
+            self._cards += b"".join(encode_cards(r) for r in self._rounds if r.player_cards)
+            self._rounds = []
+        headers, cards = self._headers, self._cards
         writer.u16(len(headers) // 2)
         writer.u16(len(cards))
         writer.raw(headers)

@@ -96,6 +96,23 @@ def test_dealt_shoes_incremental_equals_batch(rounds):
     assert incremental.as_dict() == batch.as_dict()
 
 
+@settings(max_examples=30, deadline=None)
+@given(dealt_shoes(), st.data())
+def test_a_scorecard_saved_after_every_append_equals_the_batch(rounds, data):
+    # The service keeps a scorecard and saves it after each round (its round log then stays
+    # encoded); reading the rounds back at any point must not disturb that.
+    kept = Scorecard()
+    peek = data.draw(st.integers(0, len(rounds)))
+    for number, round in enumerate(rounds, start=1):
+        kept.add(round)
+        saved = kept.to_bytes()
+        if number == peek:
+            assert kept.rounds == tuple(rounds[:number])
+        assert saved == Scorecard.from_rounds(rounds[:number]).to_bytes()
+    assert kept.rounds == tuple(rounds)
+    assert kept.as_dict() == Scorecard.from_rounds(rounds).as_dict()
+
+
 @given(results, st.data(), tails)
 def test_saved_state_then_append_equals_appending(results, data, tail):
     split = data.draw(st.integers(0, len(results)))
