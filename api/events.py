@@ -13,7 +13,6 @@ waiting request (a greenlet under gevent workers), not a Redis connection.
 
 from __future__ import annotations
 
-import os
 import queue
 import re
 import threading
@@ -23,7 +22,7 @@ from dataclasses import dataclass
 import redis
 
 from api.lobby import EVENTS
-from api.reconnecting import keep_serving
+from api.reconnecting import ProcessThread, keep_serving
 
 BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
 EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
@@ -93,7 +92,7 @@ class EventHub:
         self._retry = retry_seconds
         self._subscribers: set[Subscription] = set()
         self._lock = threading.Lock()
-        self._pid = 0
+        self._reader = ProcessThread(self._read, "event-hub")
         self._stop = threading.Event()
         self._started = threading.Event()
         self._last: str | None = None  # the id of the last event read from the stream
@@ -132,15 +131,12 @@ class EventHub:
         self._stop.set()
 
     def _ensure_running(self) -> None:
-        if self._pid == os.getpid():
-            return
+        self._reader.ensure_running(self._start_afresh)
+
+    def _start_afresh(self) -> None:
         with self._lock:
-            if self._pid == os.getpid():
-                return
-            self._pid = os.getpid()
             self._subscribers = set()
             self._started = threading.Event()
-            threading.Thread(target=self._read, name="event-hub", daemon=True).start()
 
     def _read(self) -> None:
         # Redis away: read again from the last id seen, so nothing is skipped.

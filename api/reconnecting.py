@@ -1,10 +1,12 @@
-"""The loop behind each process's long-lived Redis readers (the version watch, the event hub):
-connect, serve until the connection fails, clean up, wait a moment, connect again."""
+"""What each process's long-lived Redis readers (the version watch, the event hub) share: one
+background thread per process, and its loop: connect, serve until the connection fails, clean
+up, wait a moment, connect again."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -40,3 +42,27 @@ def keep_serving(
                 with contextlib.suppress(Exception):  # a broken connection may not close
                     connection.close()
         stop.wait(retry_seconds)
+
+
+class ProcessThread:
+    """A daemon thread running ``target``, started on first use in each process: again in a
+    child forked from a process that had it (threads do not survive a fork; gunicorn forks its
+    workers from a master that may have used it)."""
+
+    def __init__(self, target: Callable[[], None], name: str) -> None:
+        self._target = target
+        self._name = name
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    def ensure_running(self, on_start: Callable[[], None]) -> None:
+        """Start the thread in this process unless it runs already; ``on_start`` first resets
+        what an earlier process's thread left behind."""
+        if self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._pid = os.getpid()
+            on_start()
+            threading.Thread(target=self._target, name=self._name, daemon=True).start()

@@ -21,13 +21,12 @@ well under a millisecond), the same bound Redis's own client-side caching gives.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 
 import redis
 
-from api.reconnecting import keep_serving
+from api.reconnecting import ProcessThread, keep_serving
 
 CHANNEL = "roads:versions"
 SEPARATOR = "\x1f"
@@ -53,8 +52,7 @@ class VersionWatch:
         self._lock = threading.Lock()
         self._healthy = False
         self._generation = 0  # raised whenever the subscription is made or lost
-        self._pid = 0
-        self._thread: threading.Thread | None = None
+        self._listener = ProcessThread(self._listen, "version-watch")
         self._stop = threading.Event()
 
     def get(self, table: str, shoe: str) -> int | None:
@@ -103,16 +101,12 @@ class VersionWatch:
         self._stop.set()
 
     def _ensure_running(self) -> None:
-        if self._pid == os.getpid():
-            return
+        self._listener.ensure_running(self._start_afresh)
+
+    def _start_afresh(self) -> None:
         with self._lock:
-            if self._pid == os.getpid():
-                return
-            self._pid = os.getpid()
             self._healthy = False
             self._versions = {}
-            self._thread = threading.Thread(target=self._listen, name="version-watch", daemon=True)
-            self._thread.start()
 
     def _listen(self) -> None:
         # Any failure: forget, fall back to Redis, and subscribe again.

@@ -221,6 +221,9 @@ def test_many_clients_asking_at_once_render_once(app, monkeypatch):
         return real_paint(scene)
 
     monkeypatch.setattr("api.views.images.paint", slow_paint)
+    # The others wait this long for the one render before drawing themselves: long enough that
+    # a slow, shared test machine never turns this test into a race against that timeout.
+    monkeypatch.setattr("api.views.common.WAIT_SECONDS", 10.0)
     answers = []
 
     def ask():
@@ -280,8 +283,19 @@ def test_a_read_from_before_the_subscription_is_never_remembered(redis_server):
 
     from api.versions import VersionWatch
 
-    watch = VersionWatch(lambda: redis.Redis.from_url(redis_server.url))
-    early = watch.token()  # taken before the subscription is confirmed
+    # The subscriber waits for the gate, so the first token is certainly taken before the
+    # subscription is confirmed (without it the thread could win the race and the test pass
+    # or fail by timing).
+    gate = threading.Event()
+
+    def connect() -> redis.Redis:
+        gate.wait(5)
+        return redis.Redis.from_url(redis_server.url)
+
+    watch = VersionWatch(connect)
+    early = watch.token()
+    assert early is None
+    gate.set()
     deadline = time.monotonic() + 5
     while watch.token() is None:
         assert time.monotonic() < deadline
