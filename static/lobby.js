@@ -303,6 +303,9 @@ function listen() {
     setTimeout(() => flash(data.table), 300);
   });
   events.addEventListener("reset", () => resort());
+  // The feed starts when the server subscribes (before the stream opens): a change made between
+  // the first lobby read and that instant came with no event, so read the lobby again now.
+  events.addEventListener("open", () => refreshSoon());
 }
 
 // -- controls ------------------------------------------------------------------------------
