@@ -25,8 +25,9 @@ slot, which also keeps the lobby update it implies (``{t:TABLE}:lobby``, numbere
 write sequence); the service then hands that update to a second script, on the lobby's slot
 (:data:`api.scripts.LOBBY_PUBLISH`). That script applies each table's updates once and in order
 (an older or repeated one changes nothing), so a retry of a write whose answer was lost hands the
-stored update over again safely (see :meth:`Lobby.republish`). Between the two steps the lobby
-can lag the table by one write; the write is answered only after both.
+stored update over again safely (see :meth:`Lobby.publish`). Between the two steps the lobby
+can lag the table by one write; the write is answered only after both. On a single Redis server
+both scripts go in one round trip, the second reading the update from the table's key.
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import redis
 
 from api.localcache import LocalCache
+from api.scripts import queue
 from roads import Round, Scorecard
 from roads.lobby import LOBBY_ROADS, RoadShape, run_changes, sort_key, summary
 from roads.patterns import PATTERNS, Pattern
@@ -152,33 +155,25 @@ class Lobby:
         pipe.incr(SEQ)
         pipe.execute()
 
-    def publish(self, table: str, seq: int, current: bool, update: str) -> None:
-        """Hand a committed write's lobby update to the lobby (once; see the module doc)."""
-        data = json.loads(update)
-        args: list[Any] = [
-            table,
-            seq,
-            int(current),
-            registry_entry(table, "standard"),
-            STREAM_LENGTH,
-            data["shoe"],
-            data["summary"],
-            data["shape"],
-            data["matched"],
-            data["runs"],
-            data["edges"],
-        ]
-        for kind, event in data["events"]:
-            args += [kind, event]
-        self._publish()(keys=PUBLISH_KEYS, args=args, client=self._client())
-
-    def republish(self, table: str, stored: bytes | None) -> None:
-        """Hand over the table's last stored update again (``SEQ:CURRENT:JSON``), for a retried
-        write whose first answer may have been lost before its update reached the lobby."""
+    def publish(self, table: str, stored: bytes | str | None) -> None:
+        """Hand a committed write's lobby update, as the write script stored it
+        (``SEQ:CURRENT:JSON``), to the lobby (once and in order; see the module doc). Also
+        what a retried write does, in case the first answer was lost before the lobby had it."""
         if stored is None:
             return
-        seq, current, update = stored.decode().split(":", 2)
-        self.publish(table, int(seq), current == "1", update)
+        self._publish()(keys=PUBLISH_KEYS, args=[table, *self._defaults(table), stored])
+
+    def publish_stored(self, table: str, stored_key: str, pipeline: Any) -> None:
+        """Add to ``pipeline`` the handing over of the update stored at ``stored_key``, read by
+        the script itself: on a single Redis server, the write and its lobby update then
+        travel in one round trip (``stored_key`` is in another Cluster slot than the lobby)."""
+        keys = [*PUBLISH_KEYS, stored_key]
+        queue(pipeline, self._publish(), keys, [table, *self._defaults(table), ""])
+
+    @staticmethod
+    def _defaults(table: str) -> tuple[str, int]:
+        # the registry entry of a table that was never named, and the stream's length bound
+        return registry_entry(table, "standard"), STREAM_LENGTH
 
     # -- reads ------------------------------------------------------------------------------
 
@@ -191,10 +186,10 @@ class Lobby:
         return self._epoch(epoch), int(seq or 0)
 
     def tables(
-        self, *, grown_road: str | None = None
-    ) -> tuple[tuple[str, int], list[dict[str, Any]], dict]:
+        self, *, grown_road: str | None = None, parsed: bool = False
+    ) -> tuple[tuple[str, int], list[Tile], dict]:
         """((epoch, lobby sequence number), every table's tile, the ``grown`` hash of
-        ``grown_road``), all read at one instant."""
+        ``grown_road``), all read at one instant; with ``parsed``, each tile's summary too."""
         pipe = self._client().pipeline(transaction=True)
         pipe.get(EPOCH)
         pipe.get(SEQ)
@@ -204,7 +199,8 @@ class Lobby:
             pipe.hgetall(grown_key(grown_road))
         epoch, seq, registry, summaries, *grown = pipe.execute()
         tiles = [
-            self._tile(table, entry, summaries.get(table)) for table, entry in registry.items()
+            self._tile(table.decode(), entry, summaries.get(table), parsed)
+            for table, entry in registry.items()
         ]
         return (self._epoch(epoch), int(seq or 0)), tiles, (grown[0] if grown else {})
 
@@ -234,7 +230,7 @@ class Lobby:
                 found.append((table.decode(), good["pattern"], good["since_round"]))
         return found
 
-    def tiles_of(self, tables: Sequence[str]) -> dict[str, dict[str, Any]]:
+    def tiles_of(self, tables: Sequence[str]) -> dict[str, Tile]:
         """The tiles of these tables (one round trip)."""
         if not tables:
             return {}
@@ -243,16 +239,17 @@ class Lobby:
         pipe.hmget(SUMMARIES, tables)
         entries, summaries = pipe.execute()
         return {
-            table: self._tile(table.encode(), entry, tile)
-            for table, entry, tile in zip(tables, entries, summaries, strict=True)
+            table: self._tile(table, entry, summary, False)
+            for table, entry, summary in zip(tables, entries, summaries, strict=True)
             if entry is not None
         }
 
-    def _tile(self, table: bytes, entry: bytes | None, raw: bytes | None) -> dict[str, Any]:
-        name = table.decode()
-        meta = self._parse("table", name, entry) if entry else {"name": name, "variant": "standard"}
-        tile = self._parse("summary", name, raw) if raw else EMPTY
-        return {"table": name, **meta, **tile}
+    def _tile(self, table: str, entry: bytes, raw: bytes | None, parsed: bool) -> Tile:
+        summary = raw or EMPTY_JSON
+        # Both stored values are JSON objects: the tile is the two spliced after the id, never
+        # decoded and encoded again (a lobby answer holds every table's tile).
+        text = b'{"table":"%s",%s,%s' % (table.encode(), entry[1:-1], summary[1:])
+        return Tile(table, text, self._parse("summary", table, raw) if parsed and raw else None)
 
     def _parse(self, kind: str, table: str, raw: bytes) -> Any:
         known = self._parsed.get((kind, table))
@@ -261,6 +258,17 @@ class Lobby:
         value = json.loads(raw)
         self._parsed[(kind, table)] = (raw, value)
         return value
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A table's tile as JSON (``table``, ``name``, ``variant``, then the summary of
+    :func:`update_of`), and the summary parsed when it was asked for (``None`` for a table with
+    no rounds yet, or when not asked)."""
+
+    table: str
+    json: bytes
+    summary: dict[str, Any] | None = None
 
 
 EMPTY: dict[str, Any] = {
@@ -280,7 +288,11 @@ EMPTY: dict[str, Any] = {
 }
 
 
-def sorted_by_streak(tiles: list[dict[str, Any]], road: str) -> list[dict[str, Any]]:
-    """Longest current run on ``road`` first, then longest run of the shoe, then by id."""
-    by_id = sorted(tiles, key=lambda tile: tile["table"])
-    return sorted(by_id, key=lambda tile: sort_key(road, tile), reverse=True)
+EMPTY_JSON = _json(EMPTY).encode()
+
+
+def sorted_by_streak(tiles: list[Tile], road: str) -> list[Tile]:
+    """Longest current run on ``road`` first, then longest run of the shoe, then by id (the
+    tiles' summaries parsed)."""
+    by_id = sorted(tiles, key=lambda tile: tile.table)
+    return sorted(by_id, key=lambda tile: sort_key(road, tile.summary or EMPTY), reverse=True)

@@ -1,10 +1,23 @@
-"""The Lua scripts that commit writes atomically, one round trip each.
+"""The Lua scripts that commit writes atomically, one round trip each, and how to queue them.
 
 Every script checks the shoe's version it was computed against (optimistic concurrency): when
 another writer got there first it changes nothing and reports the current version, and the
 caller reads again and retries. All keys a script touches are passed in KEYS and share the
 table's hash tag, so each script runs on one Redis Cluster slot.
 """
+
+from typing import Any
+
+
+def queue(pipeline: Any, script: Any, keys: list, args: list) -> None:
+    """Add a registered script (``redis.commands.core.Script``) to ``pipeline`` by its SHA.
+
+    redis-py's own way (calling the script with ``client=pipeline``) asks the server whether
+    the script is loaded before every execution, one more round trip; the caller here instead
+    loads the scripts and runs the pipeline again if the server answers ``NOSCRIPT`` (only after
+    a restart or a ``SCRIPT FLUSH``)."""
+    pipeline.evalsha(script.sha, len(keys), *keys, *args)
+
 
 # KEYS: table meta, shoe info, shoe rounds, shoe state
 # What an append is computed from, read at one instant in one command: the table's current shoe
@@ -18,16 +31,21 @@ return {meta[1] or false, meta[2] or false, redis.call('HGET', KEYS[2], 'version
 
 # KEYS: table meta, shoe info, shoe rounds, shoe state, table shoes, table lobby update
 # ARGV: shoe id, expected version, expected count, record JSON, state bytes, state TTL,
-#       version channel, version message prefix ("table\x1fshoe\x1f"), lobby update JSON
+#       version channel, version message prefix ("table\x1fshoe\x1f"), lobby update JSON,
+#       expected table variant
 # The lobby update (summary and events, see api/lobby.py) is kept beside the round under the
-# table's write sequence number, so it can be handed to the lobby again after a crash.
+# table's write sequence number, so it can be handed to the lobby again after a crash. The
+# variant is checked because the update's edge depends on it. Replies {1, version, write
+# sequence, 1 (the shoe is current)} when it commits, like REPLACE_ROUND.
 APPEND_ROUND = """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local count = redis.call('LLEN', KEYS[3])
-if version ~= tonumber(ARGV[2]) or count ~= tonumber(ARGV[3]) then
+local meta = redis.call('HMGET', KEYS[1], 'current', 'variant')
+local current = meta[1]
+if version ~= tonumber(ARGV[2]) or count ~= tonumber(ARGV[3])
+    or (meta[2] or 'standard') ~= ARGV[10] then
   return {0, version, count, 0}
 end
-local current = redis.call('HGET', KEYS[1], 'current')
 if count == 0 then
   -- The first round of a new shoe makes it the table's current shoe.
   redis.call('HSET', KEYS[1], 'current', ARGV[1])
@@ -42,7 +60,7 @@ redis.call('SET', KEYS[4], version .. ':' .. ARGV[5], 'EX', tonumber(ARGV[6]))
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('PUBLISH', ARGV[7], ARGV[8] .. version .. '\\31' .. 'current' .. '\\31' .. seq)
 redis.call('SET', KEYS[6], seq .. ':1:' .. ARGV[9])
-return {1, version, count + 1, seq}
+return {1, version, seq, 1}
 """
 
 # KEYS: shoe info, shoe rounds, shoe state, table meta, table lobby update
@@ -90,46 +108,62 @@ return {redis.call('HGET', KEYS[1], 'version'), redis.call('GET', KEYS[2])}
 
 # KEYS: applied sequence numbers, table registry, summaries, road shapes, matched patterns,
 #       lobby sequence counter, event stream, favourable bets, then one "grown" hash per lobby
-#       road, then one member hash per pattern (named ...:ROAD / ...:PATTERN, see api/lobby.py)
-# ARGV: table, table write sequence number, 1 if the update is of the current shoe else 0,
-#       default registry entry JSON, stream length bound, shoe, summary JSON, shape JSON,
-#       matched patterns ("id=since_round,..."), run changes ("road=+" grew, "road=-" another
-#       run started; ","-separated), favourable bets ("bet=rtp,..."), then event type / event
-#       JSON pairs
+#       road, then one member hash per pattern (named ...:ROAD / ...:PATTERN, see api/lobby.py),
+#       then, when ARGV[4] is empty, the table's stored lobby update ({t:TABLE}:lobby)
+# ARGV: table, default registry entry JSON, stream length bound, the table's lobby update as
+#       stored by the write scripts ("SEQ:CURRENT:JSON", or empty to read it from the last key)
+# The update's JSON (see api/lobby.py update_of) holds the shoe, the summary JSON, the shape
+# JSON, the matched patterns ("id=since_round,..."), the run changes ("road=+" grew, "road=-"
+# another run started), the favourable bets ("bet=rtp,...") and the events ([type, JSON] pairs).
 # Applies a table's update to the lobby-wide structures once, in table write order: an update
 # older than the last one applied (a late or repeated call) changes nothing. Good Road events are
 # made here, from the membership the lobby held, so they fire exactly when membership changes;
 # so are the edge events, when a bet's return crosses 100%.
+# Reading the update from the table's key is for a single Redis server, where the service sends
+# this script in the same round trip as the write script (on Redis Cluster the two keys are in
+# different slots, so the service passes the update itself, in a second round trip).
 LOBBY_PUBLISH = """
-local table_id, seq = ARGV[1], tonumber(ARGV[2])
+local table_id = ARGV[1]
+local last_key = #KEYS
+local stored = ARGV[4]
+if stored == '' then
+  stored = redis.call('GET', KEYS[last_key])
+  last_key = last_key - 1
+  if not stored then
+    return {0}
+  end
+end
+local seq_text, current, body = string.match(stored, '^(%d+):([01]):(.*)$')
+local seq = tonumber(seq_text)
 if seq <= tonumber(redis.call('HGET', KEYS[1], table_id) or '0') then
   return {0}
 end
+local update = cjson.decode(body)
 redis.call('HSET', KEYS[1], table_id, seq)
-redis.call('HSETNX', KEYS[2], table_id, ARGV[4])
+redis.call('HSETNX', KEYS[2], table_id, ARGV[2])
 local lseq = redis.call('INCR', KEYS[6])
-local maxlen = tonumber(ARGV[5])
+local maxlen = tonumber(ARGV[3])
 local ids = {}
 local function emit(kind, data)
   ids[#ids + 1] = redis.call('XADD', KEYS[7], 'MAXLEN', '~', maxlen, '*', 'type', kind,
     'data', data)
 end
-for i = 12, #ARGV, 2 do
-  emit(ARGV[i], ARGV[i + 1])
+for _, event in ipairs(update.events) do
+  emit(event[1], event[2])
 end
-if ARGV[3] ~= '1' then
+if current ~= '1' then
   return {1, lseq, unpack(ids)}
 end
 local grown, members = {}, {}
-for i = 9, #KEYS do
+for i = 9, last_key do
   local road = string.match(KEYS[i], ':grown:(.+)$')
   if road then grown[road] = KEYS[i] end
   local pattern = string.match(KEYS[i], ':good:(.+)$')
   if pattern then members[pattern] = KEYS[i] end
 end
-redis.call('HSET', KEYS[3], table_id, ARGV[7])
-redis.call('HSET', KEYS[4], table_id, ARGV[8])
-for road, change in string.gmatch(ARGV[10], '([^,=]+)=([+-])') do
+redis.call('HSET', KEYS[3], table_id, update.summary)
+redis.call('HSET', KEYS[4], table_id, update.shape)
+for road, change in string.gmatch(update.runs, '([^,=]+)=([+-])') do
   if change == '+' then
     redis.call('HSET', grown[road], table_id, lseq)
   else
@@ -150,7 +184,7 @@ end
 local function transition(key, fresh, kind, field, value_field, on_change)
   local old, new = parsed(redis.call('HGET', key, table_id) or ''), parsed(fresh)
   redis.call('HSET', key, table_id, fresh)
-  local prefix = '{"table":"' .. table_id .. '","shoe":"' .. ARGV[6] .. '","' .. field .. '":"'
+  local prefix = '{"table":"' .. table_id .. '","shoe":"' .. update.shoe .. '","' .. field .. '":"'
   local function event(name, state, value)
     emit(kind, prefix .. name .. '","state":"' .. state .. '","' .. value_field .. '":'
       .. value .. '}')
@@ -168,13 +202,13 @@ local function transition(key, fresh, kind, field, value_field, on_change)
     end
   end
 end
-transition(KEYS[5], ARGV[9], 'good_road', 'pattern', 'since_round', function(pattern, since)
+transition(KEYS[5], update.matched, 'good_road', 'pattern', 'since_round', function(pattern, since)
   if since then
     redis.call('HSET', members[pattern], table_id, since)
   else
     redis.call('HDEL', members[pattern], table_id)
   end
 end)
-transition(KEYS[8], ARGV[11], 'edge', 'bet', 'rtp', function() end)
+transition(KEYS[8], update.edges, 'edge', 'bet', 'rtp', function() end)
 return {1, lseq, unpack(ids)}
 """

@@ -34,6 +34,7 @@ from api.config import Settings
 from api.events import EventHub
 from api.lobby import Lobby, round_event, update_of
 from api.localcache import LocalCache
+from api.recentwrites import LastWrite, RecentWrites
 from api.records import dumps, record_of, round_of, same_round
 from api.scripts import (
     APPEND_ROUND,
@@ -42,6 +43,7 @@ from api.scripts import (
     READ_FOR_APPEND,
     REPLACE_ROUND,
     STORE_STATE,
+    queue,
 )
 from api.versions import CHANNEL, SEPARATOR, VersionWatch
 from roads import Round, Scorecard
@@ -170,6 +172,7 @@ class Store:
         self.pictures = LocalCache()
         self.picture_urls = LocalCache()
         self.responses = LocalCache()
+        self.recent_writes = RecentWrites()
         self.versions = VersionWatch(factory, on_reset=self._forget_recent)
         self.lobby = Lobby(lambda: self.client, lambda: self.scripts.lobby_publish)
         self._blocking_factory = blocking_factory or factory
@@ -262,35 +265,18 @@ class Store:
         false for the identical round sent again (an idempotent retry)."""
         keys = ShoeKeys.of(table, shoe)
         token = self.versions.token()
+        guess = self.recent_writes.take(table, shoe)
         for _ in range(MAX_ATTEMPTS):
-            current, variant, version, count, state = self.scripts.read_for_append(
-                keys=[keys.meta, keys.info, keys.rounds, keys.state]
-            )
-            version = int(version or 0)
-            if number <= count:
-                stored = self.client.lindex(keys.rounds, number - 1)
-                if stored is not None:
-                    record = json.loads(stored)
-                    if same_round(record, round):
-                        self._confirm_replicated(keys.meta)
-                        # The first answer may have been lost before the lobby had it.
-                        self.lobby.republish(table, self.client.get(keys.lobby))
-                        return False, record, record["version"]
-                    raise Conflict(
-                        f"round {number} of shoe {shoe} is already stored with a different "
-                        "result; correct it with PUT .../rounds/{n}",
-                        expected_round=count + 1,
-                    )
-            if number != count + 1:
-                raise Conflict(
-                    f"round {number} is not the next round of shoe {shoe}",
-                    expected_round=count + 1,
-                )
-            if count and current is not None and current.decode() != shoe:
-                raise Conflict(_closed(shoe, current.decode()), expected_round=count + 1)
-            scorecard = self._scorecard_at(keys, version, state)
-            if scorecard is None:
-                continue  # the shoe moved on while we read it
+            if guess is not None and number == guess.count + 1:
+                base = guess  # this process's last write to the shoe (checked by the script)
+            else:
+                base = self._append_base(table, shoe, number, round, keys)
+                if base is None:
+                    continue  # the shoe moved on while we read it
+                if not isinstance(base, LastWrite):
+                    return base  # the identical round again
+            guess = None
+            scorecard, count, version = base.scorecard, base.count, base.version
             before = streaks(scorecard) if count else None
             scorecard.add(round)
             record = record_of(number, round, version + 1)
@@ -302,11 +288,12 @@ class Store:
                 shoe,
                 version + 1,
                 scorecard,
-                variant=_variant(variant),
+                variant=base.variant,
                 before=before,
                 events=events,
             )
-            done, new_version, _, seq = self._replicated(
+            done, new_version, seq, _ = self._commit(
+                table,
                 keys.meta,
                 self.scripts.append,
                 keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes, keys.lobby],
@@ -320,17 +307,57 @@ class Store:
                     CHANNEL,
                     _message_prefix(table, shoe),
                     update,
+                    base.variant,
                 ],
+                lobby_update=update,
             )
             if done == 1:
                 self.versions.saw(table, shoe, int(new_version), token)
                 self.versions.saw_current(table, shoe, int(seq), token)
-                self.lobby.publish(table, int(seq), True, update)
+                self.recent_writes.keep(
+                    table, LastWrite(shoe, int(new_version), count + 1, base.variant, scorecard)
+                )
                 return True, record, int(new_version)
             if done == -1:
                 current = self.current_shoe(table)
                 raise Conflict(_closed(shoe, current or "?"), expected_round=count + 1)
         raise Contended(f"shoe {shoe} is changing too fast; retry")
+
+    def _append_base(
+        self, table: str, shoe: str, number: int, round: Round, keys: ShoeKeys
+    ) -> LastWrite | tuple[bool, dict, int] | None:
+        """What appending round ``number`` is computed from, read from Redis; or the answer to
+        the identical round sent again; or ``None`` if the shoe moved on while it was read.
+        Raises :class:`Conflict` when the round does not fit the shoe."""
+        current, variant, version, count, state = self.scripts.read_for_append(
+            keys=[keys.meta, keys.info, keys.rounds, keys.state]
+        )
+        version = int(version or 0)
+        if number <= count:
+            stored = self.client.lindex(keys.rounds, number - 1)
+            if stored is not None:
+                record = json.loads(stored)
+                if same_round(record, round):
+                    self._confirm_replicated(keys.meta)
+                    # The first answer may have been lost before the lobby had it.
+                    self.lobby.publish(table, self.client.get(keys.lobby))
+                    return False, record, record["version"]
+                raise Conflict(
+                    f"round {number} of shoe {shoe} is already stored with a different "
+                    "result; correct it with PUT .../rounds/{n}",
+                    expected_round=count + 1,
+                )
+        if number != count + 1:
+            raise Conflict(
+                f"round {number} is not the next round of shoe {shoe}",
+                expected_round=count + 1,
+            )
+        if count and current is not None and current.decode() != shoe:
+            raise Conflict(_closed(shoe, current.decode()), expected_round=count + 1)
+        scorecard = self._scorecard_at(keys, version, state)
+        if scorecard is None:
+            return None
+        return LastWrite(shoe, version, count, _variant(variant), scorecard)
 
     def replace(self, table: str, shoe: str, number: int, round: Round) -> tuple[bool, dict, int]:
         """Correct round ``number``. Returns (changed, record, version)."""
@@ -355,29 +382,31 @@ class Store:
             if old["void"]:
                 if void:
                     self._confirm_replicated(keys.meta)
-                    self.lobby.republish(table, self.client.get(keys.lobby))
+                    self.lobby.publish(table, self.client.get(keys.lobby))
                     return False, old, version
                 raise Conflict(f"round {number} of shoe {shoe} is void and cannot be corrected")
             rounds = [round_of(record) for record in records]
             new = change(rounds[number - 1])
             if not void and same_round(old, new):
                 self._confirm_replicated(keys.meta)
-                self.lobby.republish(table, self.client.get(keys.lobby))
+                self.lobby.publish(table, self.client.get(keys.lobby))
                 return False, old, version
             rounds[number - 1] = new
             scorecard = Scorecard.from_rounds(rounds)
             record = record_of(number, new, version + 1)
             event = round_event(table, shoe, version + 1, number, new)
+            variant = self.variant(table)
             update = update_of(
                 table,
                 shoe,
                 version + 1,
                 scorecard,
-                variant=self.variant(table),
+                variant=variant,
                 before=None,
                 events=[("void" if void else "correction", event)],
             )
-            done, new_version, seq, current = self._replicated(
+            done, new_version, _, current = self._commit(
+                table,
                 keys.meta,
                 self.scripts.replace,
                 keys=[keys.info, keys.rounds, keys.state, keys.meta, keys.lobby],
@@ -393,28 +422,71 @@ class Store:
                     shoe,
                     update,
                 ],
+                lobby_update=update,
             )
             if done == 1:
                 self.versions.saw(table, shoe, int(new_version), token)
-                self.lobby.publish(table, int(seq), current == 1, update)
+                if current == 1:
+                    self.recent_writes.keep(
+                        table, LastWrite(shoe, int(new_version), len(rounds), variant, scorecard)
+                    )
                 return True, record, int(new_version)
         raise Contended(f"shoe {shoe} is changing too fast; retry")
 
     # -- replication ------------------------------------------------------------------------
 
-    def _replicated(self, slot_key: str, script: Any, *, keys: list, args: list) -> Any:
-        """Run a write script; with ``write_replicas`` set, also ``WAIT`` for that many
-        replicas on the same connection, and raise :class:`NotReplicated` when they do not
-        confirm it in time (the write stands on the master; the client's retry is safe)."""
-        if not self.settings.write_replicas:
-            return script(keys=keys, args=args)
-        pipe = self._node_pipeline(slot_key)
-        script(keys=keys, args=args, client=pipe)
-        pipe.execute_command("WAIT", self.settings.write_replicas, self.settings.write_wait_ms)
-        result, replicas = self._execute_on_node(pipe)
-        if result[0] == 1 and replicas < self.settings.write_replicas:
-            raise NotReplicated(_not_replicated(replicas, self.settings.write_replicas))
+    def _commit(
+        self,
+        table: str,
+        slot_key: str,
+        script: Any,
+        *,
+        keys: list,
+        args: list,
+        lobby_update: str,
+    ) -> list:
+        """Run a write script (its reply is ``1, version, write sequence, current`` when it
+        committed) and hand the lobby update it stored, ``lobby_update``, to the lobby. With
+        ``write_replicas`` set, also ``WAIT`` for that many replicas on the same connection,
+        and raise :class:`NotReplicated` when they do not confirm it in time (the write stands
+        on the master; the client's retry is safe).
+
+        On one Redis server the write, the lobby step and the ``WAIT`` are one round trip (the
+        lobby script reads the update from the table's key, and does nothing if the write did
+        not commit). On Redis Cluster the lobby is in another slot: the update follows in a
+        second round trip."""
+        single = not isinstance(self.client, RedisCluster)
+        replicas = self.settings.write_replicas
+        if not replicas and not single:
+            result = script(keys=keys, args=args)
+            if result[0] == 1:
+                self.lobby.publish(table, f"{result[2]}:{result[3]}:{lobby_update}")
+            return result
+        for attempt in range(2):
+            pipe = self._node_pipeline(slot_key) if replicas else self.client.pipeline(False)
+            queue(pipe, script, keys, args)
+            if single:
+                self.lobby.publish_stored(table, TableKeys.of(table).lobby, pipe)
+            if replicas:
+                pipe.execute_command("WAIT", replicas, self.settings.write_wait_ms)
+            try:
+                replies = self._execute_on_node(pipe)
+                break
+            except redis.exceptions.NoScriptError:
+                if attempt:
+                    raise
+                self._load_scripts()
+        result = replies[0]
+        if replicas and result[0] == 1 and replies[-1] < replicas:
+            raise NotReplicated(_not_replicated(replies[-1], replicas))
+        if result[0] == 1 and not single:
+            self.lobby.publish(table, f"{result[2]}:{result[3]}:{lobby_update}")
         return result
+
+    def _load_scripts(self) -> None:
+        """Load every script (on every master of a cluster), after a ``NOSCRIPT``."""
+        for script in vars(self.scripts).values():
+            self.client.script_load(script.script)
 
     def _confirm_replicated(self, slot_key: str) -> None:
         """Before answering a repeated write as done: make sure what is stored reached the
@@ -442,6 +514,8 @@ class Store:
     def _execute_on_node(self, pipe: Any) -> list:
         try:
             return pipe.execute()
+        except redis.exceptions.NoScriptError:
+            raise
         except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError):
             for client in (self.client, self._blocking[1] if self._blocking else None):
                 if isinstance(client, RedisCluster):

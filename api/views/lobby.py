@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Response
 from flask_smorest import Blueprint, abort
 
 from api.lobby import sorted_by_streak
+from api.parsing import QueryMemoParser
 from api.schemas import (
     GoodRoadsQuerySchema,
     GoodRoadsSchema,
@@ -21,6 +20,7 @@ from roads.patterns import PATTERNS, PATTERNS_BY_ID, Pattern, PatternError, pars
 blp = Blueprint(
     "lobby", __name__, description="The multi-table lobby: every table at once, Good Roads."
 )
+blp.ARGUMENTS_PARSER = QueryMemoParser()  # every lobby client sends the same few queries
 
 CUSTOM_HELP = (
     "Terms separated by spaces, one per column, the newest last: X or Y (X is either side, Y the "
@@ -61,17 +61,19 @@ def tables(query):
     body = lobby.answers.get(key)
     if body is None:
         # The lobby may have moved meanwhile: the answer carries the cursor it was read at.
-        cursor, tiles, grown = lobby.tables(grown_road=road if since is not None else None)
+        cursor, tiles, grown = lobby.tables(
+            grown_road=road if since is not None else None, parsed=sort == "streak"
+        )
         key = (*cursor, sort, road, since)
         if sort == "streak":
             tiles = sorted_by_streak(tiles, road)
         else:
-            tiles.sort(key=lambda tile: tile["table"])
-        answer: dict[str, Any] = {"cursor": cursor[1]}
+            tiles.sort(key=lambda tile: tile.table)
+        head = b'{"cursor":%d' % cursor[1]
         if since is not None:
-            answer["grown"] = sum(1 for seq in grown.values() if int(seq) > since)
-        answer["tables"] = tiles
-        body = dumps(answer)
+            head += b',"grown":%d' % sum(1 for seq in grown.values() if int(seq) > since)
+        # The tiles are JSON already (see api.lobby.Tile): the answer is spliced, not encoded.
+        body = head + b',"tables":[' + b",".join(tile.json for tile in tiles) + b"]}"
         lobby.answers.put(key, body)
     return json_response(body, etag_of("tables", *key))
 
@@ -91,11 +93,13 @@ def good_roads(query):
     found.sort(key=lambda item: (item[0], item[1]))
     tiles = lobby.tiles_of(sorted({table for table, _, _ in found}))
     items = [
-        {"table": table, "pattern": pattern, "since_round": since, "summary": tiles[table]}
+        b'{"table":"%s","pattern":%s,"since_round":%d,"summary":%s}'
+        % (table.encode(), dumps(pattern), since, tiles[table].json)
         for table, pattern, since in found
         if table in tiles
     ]
-    return Response(dumps({"good_roads": items}), mimetype="application/json")
+    body = b'{"good_roads":[' + b",".join(items) + b"]}"
+    return Response(body, mimetype="application/json")
 
 
 def _built_in(text: str | None) -> list[str]:

@@ -1,0 +1,54 @@
+"""The scorecard of each table's last write made by this process, so the next append to that
+table can skip reading the shoe back from Redis.
+
+A dealer's rounds come one after another, usually through the same service process, and each
+append needs the shoe's version, its round count and its scorecard. The process that committed
+round n already holds all three for round n + 1. They are only a guess: the write script checks
+the shoe's version, its round count, the table's current shoe and its variant, and changes
+nothing if any differs, and the caller then reads the shoe from Redis and computes again. So a
+stale guess costs a retry, never a wrong write.
+
+An entry is taken out when it is used (the scorecard is then changed in place) and put back only
+by the write that succeeded with it, so two requests never share one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from roads import Scorecard
+
+
+@dataclass(frozen=True)
+class LastWrite:
+    """A table's shoe as this process's last write left it."""
+
+    shoe: str
+    version: int
+    count: int
+    variant: str
+    scorecard: Scorecard
+
+
+class RecentWrites:
+    """At most ``max_tables`` tables' last writes, least recently written dropped first."""
+
+    def __init__(self, max_tables: int = 2000) -> None:
+        self.max_tables = max_tables
+        self._entries: OrderedDict[str, LastWrite] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, table: str, shoe: str) -> LastWrite | None:
+        """The table's last write if it was to ``shoe``; it is no longer kept here."""
+        with self._lock:
+            entry = self._entries.pop(table, None)
+        return entry if entry is not None and entry.shoe == shoe else None
+
+    def keep(self, table: str, write: LastWrite) -> None:
+        with self._lock:
+            self._entries.pop(table, None)
+            self._entries[table] = write
+            while len(self._entries) > self.max_tables:
+                self._entries.popitem(last=False)
