@@ -2,6 +2,7 @@
 
 from flask_smorest import Blueprint, abort
 
+from api.parsing import QueryMemoParser
 from api.schemas import ProbeResponseSchema, RoadsQuerySchema, RoadsSchema, StatsResponseSchema
 from api.views.common import shoe_answer, store
 from roads import Scorecard
@@ -9,6 +10,7 @@ from roads import Scorecard
 blp = Blueprint(
     "roads", __name__, description="Scorecards of a shoe, or of a table's current shoe."
 )
+blp.ARGUMENTS_PARSER = QueryMemoParser()  # the same few query strings, read all the time
 
 SHOE = "/v1/tables/<id:table>/shoes/<id:shoe>"
 CURRENT = "/v1/tables/<id:table>"
