@@ -6,6 +6,7 @@ with an AOF, a local Redis Cluster. "Acknowledged" means the client got a 200 or
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -47,41 +48,55 @@ def history(client, table: str, shoe: str = "s1") -> list[dict]:
 
 def test_a_worker_killed_mid_ingest_loses_and_duplicates_nothing(redis_server, redis_client):
     rng = random.Random(3)
-    tables = {f"k{n}": "".join(rng.choice("BBPPT") for _ in range(40)) for n in range(4)}
-    acknowledged: dict[str, set[int]] = {table: set() for table in tables}
+    kills_wanted = 4
+    kills = 0
+    # Each dealer deals whole shoes until the last kill is done, so every kill lands while rounds
+    # are being sent, however fast this machine ingests (bounded: at most 40 shoes a table).
+    dealt: dict[str, dict[str, str]] = {f"k{n}": {} for n in range(4)}
+    acknowledged: dict[tuple[str, str], set[int]] = {}
     retried = {"created": 0, "repeat": 0}
+    failures: list[str] = []
     env = {"REDIS_URL": redis_server.url, "ROADS_INGEST_KEYS": KEY, "ROADS_WORKERS": "2"}
     with gunicorn("wsgi:app", env) as base:
 
-        def dealer(table: str, results: str) -> None:
+        def deal(table: str, shoe: str, results: str) -> None:
             number = 1
             failed = False
             while number <= len(results):
                 try:
                     status, _ = send(
                         base,
-                        f"/v1/tables/{table}/shoes/s1/rounds",
+                        f"/v1/tables/{table}/shoes/{shoe}/rounds",
                         {"round": number, "result": results[number - 1]},
                         2,
                     )
-                except OSError:  # the worker died with the request: no answer
+                except (OSError, http.client.HTTPException):  # the worker died: no whole answer
                     failed = True
                     time.sleep(0.05)
                     continue
                 if status in (200, 201):
                     if failed:
                         retried["created" if status == 201 else "repeat"] += 1
-                    acknowledged[table].add(number)
+                    acknowledged.setdefault((table, shoe), set()).add(number)
                     number, failed = number + 1, False
                 else:
-                    assert status == 503, status
+                    assert status == 503, (table, shoe, number, status, _)
                     time.sleep(0.05)
 
-        threads = [threading.Thread(target=dealer, args=item) for item in tables.items()]
+        def dealer(table: str, seed: int) -> None:
+            shoes = random.Random(seed)
+            try:
+                while kills < kills_wanted and len(dealt[table]) < 40:
+                    shoe = f"s{len(dealt[table]) + 1}"
+                    dealt[table][shoe] = "".join(shoes.choice("BBPPT") for _ in range(40))
+                    deal(table, shoe, dealt[table][shoe])
+            except Exception as error:  # reported by the test: a thread's error is otherwise lost
+                failures.append(repr(error))
+
+        threads = [threading.Thread(target=dealer, args=(table, rng.random())) for table in dealt]
         for thread in threads:
             thread.start()
-        kills = 0
-        while any(thread.is_alive() for thread in threads) and kills < 4:
+        while any(thread.is_alive() for thread in threads) and kills < kills_wanted:
             time.sleep(0.3)
             workers = base.workers()
             if workers:
@@ -89,13 +104,16 @@ def test_a_worker_killed_mid_ingest_loses_and_duplicates_nothing(redis_server, r
                 kills += 1
         for thread in threads:
             thread.join(timeout=60)
-        assert kills >= 2
+        assert kills == kills_wanted
+    assert failures == []
+    assert sum(retried.values()) > 0  # some kill took a request down with it
     client = make_app(redis_server.url).test_client()
-    for table, results in tables.items():
-        stored = history(client, table)
-        assert [r["round"] for r in stored] == list(range(1, len(results) + 1))
-        assert "".join(r["result"] for r in stored) == results
-        assert acknowledged[table] == set(range(1, len(results) + 1))
+    for table, shoes in dealt.items():
+        for shoe, results in shoes.items():
+            stored = history(client, table, shoe)
+            assert [r["round"] for r in stored] == list(range(1, len(results) + 1))
+            assert "".join(r["result"] for r in stored) == results
+            assert acknowledged[table, shoe] == set(range(1, len(results) + 1))
 
 
 def test_redis_crash_with_aof_keeps_every_round_older_than_a_second():
