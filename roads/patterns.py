@@ -19,13 +19,15 @@ and Sticky Pairs (the last 3 columns all have length >= 2), and custom patterns 
 column-length expressions (:func:`parse_expression`).
 
 Each check reads only the last few columns, so matching is O(1) and is done when asked, on the
-road as it stands: it is always current without adding work to every round.
+road as it stands: it is always current without adding work to every round. Finding since when
+a match has held steps back through earlier cells; :func:`good_roads_after` instead carries the
+answer forward one cell, in O(1) per pattern, when the answer before that cell is known.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -309,3 +311,21 @@ def good_roads_of(
             {"pattern": pattern.id, "name": pattern.name, "since_round": cell_rounds[-1 - back] + 1}
         )
     return found
+
+
+def good_roads_after(
+    previous: Sequence[Mapping[str, object]],
+    sides: Sequence[str],
+    lengths: Sequence[int],
+    cell_rounds: Sequence[int],
+    patterns: Sequence[Pattern] = PATTERNS,
+) -> list[dict[str, object]]:
+    """:func:`good_roads_of` the road, given ``previous``: its answer for the same road without
+    its latest cell. A pattern that held then and holds now has held without a break since the
+    same round; one that holds now only began with the latest cell."""
+    before = {found["pattern"]: found["since_round"] for found in previous}
+    latest = cell_rounds[-1] + 1
+    return [
+        {"pattern": pattern.id, "name": pattern.name, "since_round": before.get(pattern.id, latest)}
+        for pattern in matching(sides, lengths, patterns)
+    ]

@@ -20,7 +20,7 @@ from roads.composition import DEFAULT_DECKS, Composition
 from roads.derived import DERIVED_ROADS, DerivedRoad, derived_mark
 from roads.errors import RoundError, ShoeError
 from roads.grid import TAILS, Tail, layout_cells
-from roads.patterns import PATTERNS, Pattern, good_roads_of
+from roads.patterns import PATTERNS, Pattern, good_roads_after, good_roads_of
 from roads.round import RESULTS, Round
 from roads.roundlog import RoundLog
 from roads.state import (
@@ -62,7 +62,17 @@ class Scorecard:
     than the shoe holds it.
     """
 
-    __slots__ = ("_bead", "_composition", "_log", "_probe", "_stats", "big_road", "derived", "tail")
+    __slots__ = (
+        "_bead",
+        "_composition",
+        "_good",
+        "_log",
+        "_probe",
+        "_stats",
+        "big_road",
+        "derived",
+        "tail",
+    )
 
     def __init__(self, *, tail: Tail = "stay", decks: int = DEFAULT_DECKS) -> None:
         if tail not in TAILS:
@@ -77,6 +87,9 @@ class Scorecard:
             DerivedRoad(name, k, tail) for name, k in DERIVED_ROADS
         )
         self._probe = _NO_PROBE
+        # The built-in Good Roads as last asked: (Big Road cells then, the answer). Asked after
+        # every round (the lobby does), the next answer is carried forward from it.
+        self._good: tuple[int, tuple[tuple[str, str, int], ...]] | None = None
 
     # -- building ---------------------------------------------------------------------------
 
@@ -167,6 +180,7 @@ class Scorecard:
         other.big_road = self.big_road.copy()
         other.derived = tuple(road.copy() for road in self.derived)
         other._probe = self._probe
+        other._good = self._good
         return other
 
     def _become(self, other: Scorecard) -> None:
@@ -244,8 +258,19 @@ class Scorecard:
     def good_roads(self, patterns: Sequence[Pattern] = PATTERNS) -> list[dict[str, Any]]:
         """The Good Roads the Big Road matches now (see :mod:`roads.patterns`), each with the
         round from which it has held without a break."""
-        columns = self.big_road.columns
-        return good_roads_of(columns.sides, columns.lengths, self.big_road.cell_rounds, patterns)
+        columns, cells = self.big_road.columns, self.big_road.cell_rounds
+        if patterns is not PATTERNS:
+            return good_roads_of(columns.sides, columns.lengths, cells, patterns)
+        known = self._good
+        if known is not None and known[0] == len(cells):
+            found = [{"pattern": p, "name": n, "since_round": r} for p, n, r in known[1]]
+        elif known is not None and known[0] == len(cells) - 1:
+            previous = [{"pattern": p, "since_round": r} for p, _, r in known[1]]
+            found = good_roads_after(previous, columns.sides, columns.lengths, cells)
+        else:
+            found = good_roads_of(columns.sides, columns.lengths, cells)
+        self._good = (len(cells), tuple((g["pattern"], g["name"], g["since_round"]) for g in found))
+        return found
 
     def streaks(self) -> dict[str, dict[str, dict[str, Any]]]:
         """Current and longest run of the Big Road (side B/P) and each derived road (red/blue)."""

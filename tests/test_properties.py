@@ -113,6 +113,22 @@ def test_a_scorecard_saved_after_every_append_equals_the_batch(rounds, data):
     assert kept.as_dict() == Scorecard.from_rounds(rounds).as_dict()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from("BBBPPPT"), max_size=120).map("".join), st.data())
+def test_good_roads_carried_round_by_round_equal_finding_them_afresh(results, data):
+    # The lobby asks after every round, and the answer is then carried forward from the last
+    # one; here it is also asked after random gaps (then found afresh), and from copies.
+    asked = set(data.draw(st.lists(st.integers(1, max(1, len(results))), max_size=len(results))))
+    scorecard = Scorecard()
+    for number, result in enumerate(results, start=1):
+        scorecard.add(result)
+        if number in asked:
+            fresh = Scorecard.from_rounds(results[:number])
+            assert scorecard.good_roads() == fresh.good_roads()
+            assert scorecard.copy().good_roads() == fresh.good_roads()
+    assert scorecard.good_roads() == Scorecard.from_rounds(results).good_roads()
+
+
 @given(results, st.data(), tails)
 def test_saved_state_then_append_equals_appending(results, data, tail):
     split = data.draw(st.integers(0, len(results)))
