@@ -46,6 +46,16 @@ class RecentWrites:
             entry = self._entries.pop(table, None)
         return entry if entry is not None and entry.shoe == shoe else None
 
+    def take_next(self, table: str, shoe: str, number: int) -> LastWrite | None:
+        """The table's last write if round ``number`` of ``shoe`` comes right after it; it is
+        then no longer kept here (any other entry stays)."""
+        with self._lock:
+            entry = self._entries.get(table)
+            if entry is None or entry.shoe != shoe or entry.count + 1 != number:
+                return None
+            del self._entries[table]
+        return entry
+
     def keep(self, table: str, write: LastWrite) -> None:
         with self._lock:
             self._entries.pop(table, None)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,7 @@ from api.scripts import (
     queue,
 )
 from api.versions import CHANNEL, SEPARATOR, VersionWatch
-from roads import Round, Scorecard
+from roads import RoadsError, Round, Scorecard
 from roads.lobby import streaks
 
 VARIANTS = ("standard", "no_commission", "speed")
@@ -73,6 +73,20 @@ class NotReplicated(Exception):
 
 class Contended(Exception):
     """Other writers kept changing the shoe while this write was computed (503, retry)."""
+
+
+@dataclass(frozen=True)
+class PendingAppend:
+    """An append computed and ready for its write script: what it was computed from (``base``,
+    whose scorecard now holds the round), the record and lobby update, the script's keys and
+    arguments."""
+
+    table: str
+    base: LastWrite
+    record: dict
+    update: str
+    keys: list
+    args: list
 
 
 @dataclass(frozen=True)
@@ -276,52 +290,145 @@ class Store:
                 if not isinstance(base, LastWrite):
                     return base  # the identical round again
             guess = None
-            scorecard, count, version = base.scorecard, base.count, base.version
-            before = streaks(scorecard) if count else None
-            scorecard.add(round)
-            record = record_of(number, round, version + 1)
-            events = [("round", round_event(table, shoe, version + 1, number, round))]
-            if count == 0:
-                events.insert(0, ("shoe", {"table": table, "shoe": shoe}))
-            update = update_of(
-                table,
-                shoe,
-                version + 1,
-                scorecard,
-                variant=base.variant,
-                before=before,
-                events=events,
-            )
-            done, new_version, seq, _ = self._commit(
+            pending = self._prepare_append(table, shoe, number, round, base)
+            reply = self._commit(
                 table,
                 keys.meta,
                 self.scripts.append,
-                keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes, keys.lobby],
-                args=[
-                    shoe,
-                    version,
-                    count,
-                    dumps(record),
-                    scorecard.to_bytes(),
-                    self.settings.state_ttl,
-                    CHANNEL,
-                    _message_prefix(table, shoe),
-                    update,
-                    base.variant,
-                ],
-                lobby_update=update,
+                keys=pending.keys,
+                args=pending.args,
+                lobby_update=pending.update,
             )
-            if done == 1:
-                self.versions.saw(table, shoe, int(new_version), token)
-                self.versions.saw_current(table, shoe, int(seq), token)
-                self.recent_writes.keep(
-                    table, LastWrite(shoe, int(new_version), count + 1, base.variant, scorecard)
-                )
-                return True, record, int(new_version)
-            if done == -1:
-                current = self.current_shoe(table)
-                raise Conflict(_closed(shoe, current or "?"), expected_round=count + 1)
+            done = self._settle_append(pending, reply, token)
+            if done is not None:
+                return done
         raise Contended(f"shoe {shoe} is changing too fast; retry")
+
+    def append_many(
+        self, items: Sequence[tuple[str, str, int, Round]]
+    ) -> list[tuple[bool, dict, int] | Exception]:
+        """Store several rounds, of any tables, in order: for each, what :meth:`append` returns
+        or the exception it raises for that round (:class:`Conflict`, :class:`Contended` or a
+        rules error); an unreachable Redis raises for the whole call.
+
+        On one Redis server the first round of each table that this process wrote last is
+        committed with the others in one round trip (each write checked by its script as in
+        :meth:`append`); every other round, and any whose check failed, then goes through
+        :meth:`append` one by one. On Redis Cluster every round does."""
+        outcomes: list[tuple[bool, dict, int] | Exception | None] = [None] * len(items)
+        if not isinstance(self.client, RedisCluster):
+            self._append_guessed(items, outcomes)
+        for index, (table, shoe, number, round) in enumerate(items):
+            if outcomes[index] is None:
+                try:
+                    outcomes[index] = self.append(table, shoe, number, round)
+                except (Conflict, Contended, NotFound, RoadsError) as error:
+                    outcomes[index] = error
+        return outcomes  # type: ignore[return-value]
+
+    def _append_guessed(
+        self,
+        items: Sequence[tuple[str, str, int, Round]],
+        outcomes: list[tuple[bool, dict, int] | Exception | None],
+    ) -> None:
+        """Commit, in one pipeline, the first round of each table whose next round this
+        process's last write predicts; fill in their outcomes (``None`` where the script found
+        the guess stale)."""
+        token = self.versions.token()
+        tables: set[str] = set()
+        pending: list[tuple[int, PendingAppend]] = []
+        for index, (table, shoe, number, round) in enumerate(items):
+            if table in tables:
+                continue  # a table's later rounds follow its first one, one by one
+            tables.add(table)
+            guess = self.recent_writes.take_next(table, shoe, number)
+            if guess is None:
+                continue
+            try:
+                pending.append((index, self._prepare_append(table, shoe, number, round, guess)))
+            except RoadsError as error:
+                self.recent_writes.keep(table, guess)  # add() left it unchanged
+                outcomes[index] = error
+        if not pending:
+            return
+        replicas = self.settings.write_replicas
+        for attempt in range(2):
+            first = pending[0][1].keys[0]
+            pipe = self._node_pipeline(first) if replicas else self.client.pipeline(False)
+            for _, write in pending:
+                queue(pipe, self.scripts.append, write.keys, write.args)
+                self.lobby.publish_stored(write.table, TableKeys.of(write.table).lobby, pipe)
+            if replicas:
+                pipe.execute_command("WAIT", replicas, self.settings.write_wait_ms)
+            try:
+                replies = self._execute_on_node(pipe)
+                break
+            except redis.exceptions.NoScriptError:
+                if attempt:
+                    raise
+                self._load_scripts()
+        for position, (index, write) in enumerate(pending):
+            try:
+                outcomes[index] = self._settle_append(write, replies[2 * position], token)
+            except Conflict as error:
+                outcomes[index] = error
+        if replicas and replies[-1] < replicas:
+            raise NotReplicated(_not_replicated(replies[-1], replicas))
+
+    def _prepare_append(
+        self, table: str, shoe: str, number: int, round: Round, base: LastWrite
+    ) -> PendingAppend:
+        """Add the round to ``base``'s scorecard (in place) and make the write script's keys and
+        arguments: the record, the new state and the lobby update."""
+        scorecard, count, version = base.scorecard, base.count, base.version
+        before = streaks(scorecard) if count else None
+        scorecard.add(round)
+        record = record_of(number, round, version + 1)
+        events = [("round", round_event(table, shoe, version + 1, number, round))]
+        if count == 0:
+            events.insert(0, ("shoe", {"table": table, "shoe": shoe}))
+        update = update_of(
+            table, shoe, version + 1, scorecard, variant=base.variant, before=before, events=events
+        )
+        keys = ShoeKeys.of(table, shoe)
+        return PendingAppend(
+            table=table,
+            base=base,
+            record=record,
+            update=update,
+            keys=[keys.meta, keys.info, keys.rounds, keys.state, keys.shoes, keys.lobby],
+            args=[
+                shoe,
+                version,
+                count,
+                dumps(record),
+                scorecard.to_bytes(),
+                self.settings.state_ttl,
+                CHANNEL,
+                _message_prefix(table, shoe),
+                update,
+                base.variant,
+            ],
+        )
+
+    def _settle_append(
+        self, write: PendingAppend, reply: list, token: int | None
+    ) -> tuple[bool, dict, int] | None:
+        """What the write script's ``reply`` means: the answer when it committed (this process
+        then knows the new version and keeps the scorecard), :class:`Conflict` when the shoe
+        was closed, ``None`` when the shoe had moved on (compute again)."""
+        done, new_version, seq, _ = reply
+        base, table, scorecard = write.base, write.table, write.base.scorecard
+        if done == 1:
+            self.versions.saw(table, base.shoe, int(new_version), token)
+            self.versions.saw_current(table, base.shoe, int(seq), token)
+            kept = LastWrite(base.shoe, int(new_version), base.count + 1, base.variant, scorecard)
+            self.recent_writes.keep(table, kept)
+            return True, write.record, int(new_version)
+        if done == -1:
+            current = self.current_shoe(table)
+            raise Conflict(_closed(base.shoe, current or "?"), expected_round=base.count + 1)
+        return None
 
     def _append_base(
         self, table: str, shoe: str, number: int, round: Round, keys: ShoeKeys
