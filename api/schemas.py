@@ -82,6 +82,29 @@ class RoundInSchema(ReportSchema):
     )
 
 
+# Table and shoe ids, as in the paths (api.views.common.IdConverter).
+ID = validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$", error="ids are 1-64 letters, digits, _ or -")
+MAX_BATCH = 200
+
+
+class BatchRoundSchema(RoundInSchema):
+    table = fields.String(required=True, validate=ID)
+    shoe = fields.String(required=True, validate=ID)
+
+
+class BatchInSchema(ma.Schema):
+    rounds = fields.List(
+        fields.Nested(BatchRoundSchema),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_BATCH),
+        metadata={
+            "description": f"1 to {MAX_BATCH} rounds of any tables, each as for "
+            "POST /v1/tables/{table}/shoes/{shoe}/rounds plus its table and shoe; one table's "
+            "rounds are stored in the order given."
+        },
+    )
+
+
 class CorrectionSchema(ReportSchema):
     round = StrictInteger(
         validate=validate.Range(min=1, max=4096),
@@ -190,6 +213,31 @@ class WriteResultSchema(ma.Schema):
     shoe = fields.String(required=True)
     version = fields.Integer(required=True)
     round = fields.Nested(RoundRecordSchema, required=True)
+
+
+class BatchOutcomeSchema(ma.Schema):
+    table = fields.String(required=True)
+    shoe = fields.String(required=True)
+    status = fields.Integer(
+        required=True,
+        metadata={
+            "description": "What POST .../rounds would have answered for this round alone: 201 "
+            "stored, 200 the identical round again, 409 not the next round (with "
+            "expected_round), 400 against the rules, 503 retry."
+        },
+    )
+    version = fields.Integer(metadata={"description": "On 200 and 201: the shoe's version."})
+    round = fields.Nested(RoundRecordSchema, metadata={"description": "On 200 and 201."})
+    message = fields.String(metadata={"description": "On an error: what is wrong."})
+    expected_round = fields.Integer(metadata={"description": "On 409."})
+
+
+class BatchResultSchema(ma.Schema):
+    results = fields.List(
+        fields.Nested(BatchOutcomeSchema),
+        required=True,
+        metadata={"description": "One outcome per round sent, in the same order."},
+    )
 
 
 class HistorySchema(ma.Schema):

@@ -6,9 +6,17 @@ from flask import Response
 from flask_smorest import Blueprint, abort
 
 from api.auth import SECURITY, require_ingest_key
-from api.schemas import CorrectionSchema, HistorySchema, RoundInSchema, WriteResultSchema
+from api.schemas import (
+    BatchInSchema,
+    BatchResultSchema,
+    CorrectionSchema,
+    HistorySchema,
+    RoundInSchema,
+    WriteResultSchema,
+)
+from api.store import Conflict, Contended, NotFound
 from api.views.common import dumps, etag_of, json_response, not_modified, store
-from roads import Round
+from roads import RoadsError, Round
 
 blp = Blueprint("rounds", __name__, description="Reporting rounds, and each shoe's history.")
 
@@ -54,6 +62,52 @@ def post_round(report, table, shoe):
     round = round_of_report(report)
     created, record, version = store().append(table, shoe, report["round"], round)
     return written(table, shoe, created, record, version, 201)
+
+
+@blp.route("/v1/rounds", methods=["POST"])
+@require_ingest_key
+@blp.arguments(BatchInSchema(), error_status_code=400)
+@blp.response(200, BatchResultSchema, description="One outcome per round, in order.")
+@blp.doc(security=SECURITY)
+def post_rounds(batch):
+    """Report rounds of several tables at once (a game server running many tables).
+
+    Each round is stored exactly as ``POST /v1/tables/{table}/shoes/{shoe}/rounds`` would store
+    it, and its outcome carries the status that call would have answered, so one round's 409
+    does not stop the others. A round against the rules, or a malformed item, rejects the whole
+    batch with 400 before anything is stored. On one Redis server the rounds go to Redis in one
+    round trip where this process holds the tables' last writes, which makes a batch much
+    cheaper per round than single reports.
+    """
+    items = []
+    for index, report in enumerate(batch["rounds"]):
+        try:
+            round = round_of_report(report)
+        except RoadsError as error:
+            abort(400, message=f"rounds.{index}: {error}")
+        items.append((report["table"], report["shoe"], report["round"], round))
+    outcomes = store().append_many(items)
+    results = [
+        outcome_of(table, shoe, outcome)
+        for (table, shoe, _, _), outcome in zip(items, outcomes, strict=True)
+    ]
+    return Response(dumps({"results": results}), 200, mimetype="application/json")
+
+
+def outcome_of(table: str, shoe: str, outcome: tuple[bool, dict, int] | Exception) -> dict:
+    """One round's outcome in a batch: the status and body its single report would get."""
+    answer: dict[str, Any] = {"table": table, "shoe": shoe}
+    if isinstance(outcome, tuple):
+        created, record, version = outcome
+        return {**answer, "status": 201 if created else 200, "version": version, "round": record}
+    if isinstance(outcome, Conflict):
+        return {**answer, "status": 409, "message": outcome.message, **outcome.details}
+    status = next((code for kind, code in ERROR_STATUS if isinstance(outcome, kind)), 400)
+    return {**answer, "status": status, "message": str(outcome)}
+
+
+# A round's error in a batch, as its single report would answer it (api.errors); rules: 400.
+ERROR_STATUS = ((NotFound, 404), (Contended, 503))
 
 
 @blp.route(f"{SHOE}/rounds/<int:number>", methods=["PUT"])
