@@ -352,21 +352,13 @@ class Store:
         if not pending:
             return
         replicas = self.settings.write_replicas
-        for attempt in range(2):
-            first = pending[0][1].keys[0]
-            pipe = self._node_pipeline(first) if replicas else self.client.pipeline(False)
+
+        def fill(pipe: Any) -> None:
             for _, write in pending:
                 queue(pipe, self.scripts.append, write.keys, write.args)
                 self.lobby.publish_stored(write.table, TableKeys.of(write.table).lobby, pipe)
-            if replicas:
-                pipe.execute_command("WAIT", replicas, self.settings.write_wait_ms)
-            try:
-                replies = self._execute_on_node(pipe)
-                break
-            except redis.exceptions.NoScriptError:
-                if attempt:
-                    raise
-                self._load_scripts()
+
+        replies = self._pipelined(pending[0][1].keys[0], fill)
         for position, (index, write) in enumerate(pending):
             try:
                 outcomes[index] = self._settle_append(write, replies[2 * position], token)
@@ -569,26 +561,37 @@ class Store:
             if result[0] == 1:
                 self.lobby.publish(table, f"{result[2]}:{result[3]}:{lobby_update}")
             return result
-        for attempt in range(2):
-            pipe = self._node_pipeline(slot_key) if replicas else self.client.pipeline(False)
+
+        def fill(pipe: Any) -> None:
             queue(pipe, script, keys, args)
             if single:
                 self.lobby.publish_stored(table, TableKeys.of(table).lobby, pipe)
-            if replicas:
-                pipe.execute_command("WAIT", replicas, self.settings.write_wait_ms)
-            try:
-                replies = self._execute_on_node(pipe)
-                break
-            except redis.exceptions.NoScriptError:
-                if attempt:
-                    raise
-                self._load_scripts()
+
+        replies = self._pipelined(slot_key, fill)
         result = replies[0]
         if replicas and result[0] == 1 and replies[-1] < replicas:
             raise NotReplicated(_not_replicated(replies[-1], replicas))
         if result[0] == 1 and not single:
             self.lobby.publish(table, f"{result[2]}:{result[3]}:{lobby_update}")
         return result
+
+    def _pipelined(self, slot_key: str, fill: Callable[[Any], None]) -> list:
+        """The replies of one pipeline that ``fill`` queues its commands on, with ``WAIT`` last
+        when writes must reach replicas (then on one connection to the master of ``slot_key``);
+        after a ``NOSCRIPT`` the scripts are loaded and the pipeline is sent again, once."""
+        replicas = self.settings.write_replicas
+        for attempt in range(2):
+            pipe = self._node_pipeline(slot_key) if replicas else self.client.pipeline(False)
+            fill(pipe)
+            if replicas:
+                pipe.execute_command("WAIT", replicas, self.settings.write_wait_ms)
+            try:
+                return self._execute_on_node(pipe)
+            except redis.exceptions.NoScriptError:
+                if attempt:
+                    raise
+                self._load_scripts()
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     def _load_scripts(self) -> None:
         """Load every script (on every master of a cluster), after a ``NOSCRIPT``."""
