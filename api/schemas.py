@@ -82,8 +82,9 @@ class RoundInSchema(ReportSchema):
     )
 
 
-# Table and shoe ids, as in the paths (api.views.common.IdConverter).
-ID = validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$", error="ids are 1-64 letters, digits, _ or -")
+# Table and shoe ids: the paths' (api.views.common.IdConverter) and the batch items'.
+ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+ID = validate.Regexp(f"^{ID_PATTERN}$", error="ids are 1-64 letters, digits, _ or -")
 MAX_BATCH = 200
 
 

@@ -11,10 +11,10 @@ from typing import Any
 from flask import Response, current_app, request
 from werkzeug.routing import BaseConverter
 
+from api.schemas import ID_PATTERN
 from api.store import Store
 from roads import Scorecard
 
-ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"
 LOCK_MS = 2000  # the single-flight lock outlives any build
 WAIT_SECONDS = 1.0  # how long the others wait for the builder's bytes before building themselves
 POLL_SECONDS = 0.02
