@@ -163,6 +163,11 @@ class Lobby:
             return
         self._publish()(keys=PUBLISH_KEYS, args=[table, *self._defaults(table), stored])
 
+    def queue_publish(self, pipeline: Any, table: str, stored: bytes | str) -> None:
+        """Add to ``pipeline`` the handing over of an update (as :meth:`publish`), for a
+        pipeline on the lobby's node (:data:`SEQ` names its slot)."""
+        queue(pipeline, self._publish(), PUBLISH_KEYS, [table, *self._defaults(table), stored])
+
     def publish_stored(self, table: str, stored_key: str, pipeline: Any) -> None:
         """Add to ``pipeline`` the handing over of the update stored at ``stored_key``, read by
         the script itself: on a single Redis server, the write and its lobby update then

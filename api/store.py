@@ -30,8 +30,10 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from api.coalesce import Coalescer
 from api.config import Settings
 from api.events import EventHub
+from api.lobby import SEQ as LOBBY_SLOT
 from api.lobby import Lobby, round_event, update_of
 from api.localcache import LocalCache
 from api.recentwrites import LastWrite, RecentWrites
@@ -189,6 +191,8 @@ class Store:
         self.recent_writes = RecentWrites()
         self.versions = VersionWatch(factory, on_reset=self._forget_recent)
         self.lobby = Lobby(lambda: self.client, lambda: self.scripts.lobby_publish)
+        # On Redis Cluster, the lobby updates of writes made at once go in one round trip.
+        self._lobby_updates = Coalescer(self._send_lobby_updates)
         self._blocking_factory = blocking_factory or factory
         self._blocking: tuple[int, redis.Redis] | None = None
         self.events = EventHub(self._blocking_factory)
@@ -552,15 +556,12 @@ class Store:
 
         On one Redis server the write, the lobby step and the ``WAIT`` are one round trip (the
         lobby script reads the update from the table's key, and does nothing if the write did
-        not commit). On Redis Cluster the lobby is in another slot: the update follows in a
-        second round trip."""
+        not commit). On Redis Cluster the write goes straight to the table's master, and the
+        lobby, in another slot, gets the update in a second round trip, which it shares with
+        the updates of the other writes this process makes at that moment
+        (:mod:`api.coalesce`)."""
         single = not isinstance(self.client, RedisCluster)
         replicas = self.settings.write_replicas
-        if not replicas and not single:
-            result = script(keys=keys, args=args)
-            if result[0] == 1:
-                self.lobby.publish(table, f"{result[2]}:{result[3]}:{lobby_update}")
-            return result
 
         def fill(pipe: Any) -> None:
             queue(pipe, script, keys, args)
@@ -572,16 +573,30 @@ class Store:
         if replicas and result[0] == 1 and replies[-1] < replicas:
             raise NotReplicated(_not_replicated(replies[-1], replicas))
         if result[0] == 1 and not single:
-            self.lobby.publish(table, f"{result[2]}:{result[3]}:{lobby_update}")
+            self._lobby_updates.call((table, f"{result[2]}:{result[3]}:{lobby_update}"))
         return result
 
-    def _pipelined(self, slot_key: str, fill: Callable[[Any], None]) -> list:
+    def _send_lobby_updates(self, updates: Sequence[tuple[str, str]]) -> list:
+        """Hand stored lobby updates, ``(table, "SEQ:CURRENT:JSON")``, to the lobby's node in one
+        round trip (on Redis Cluster, where they cannot travel with their writes)."""
+
+        def fill(pipe: Any) -> None:
+            for table, stored in updates:
+                self.lobby.queue_publish(pipe, table, stored)
+
+        return self._pipelined(LOBBY_SLOT, fill, wait=False)
+
+    def _pipelined(self, slot_key: str, fill: Callable[[Any], None], *, wait: bool = True) -> list:
         """The replies of one pipeline that ``fill`` queues its commands on, with ``WAIT`` last
-        when writes must reach replicas (then on one connection to the master of ``slot_key``);
-        after a ``NOSCRIPT`` the scripts are loaded and the pipeline is sent again, once."""
-        replicas = self.settings.write_replicas
+        when writes must reach replicas (unless not to ``wait``); on one connection to the
+        master of ``slot_key`` then, and always on Redis Cluster. After a ``NOSCRIPT`` the
+        scripts are loaded and the pipeline is sent again, once."""
+        replicas = self.settings.write_replicas if wait else 0
         for attempt in range(2):
-            pipe = self._node_pipeline(slot_key) if replicas else self.client.pipeline(False)
+            if replicas or isinstance(self.client, RedisCluster):
+                pipe = self._node_pipeline(slot_key, waiting=bool(replicas))
+            else:
+                pipe = self.client.pipeline(transaction=False)
             fill(pipe)
             if replicas:
                 pipe.execute_command("WAIT", replicas, self.settings.write_wait_ms)
@@ -604,19 +619,24 @@ class Store:
         order, so once a replica has it, it has every earlier write of that master too."""
         if not self.settings.write_replicas:
             return
-        pipe = self._node_pipeline(slot_key)
+        pipe = self._node_pipeline(slot_key, waiting=True)
         pipe.hincrby(slot_key, "syncs", 1)
         pipe.execute_command("WAIT", self.settings.write_replicas, self.settings.write_wait_ms)
         _, replicas = self._execute_on_node(pipe)
         if replicas < self.settings.write_replicas:
             raise NotReplicated(_not_replicated(replicas, self.settings.write_replicas))
 
-    def _node_pipeline(self, slot_key: str) -> Any:
-        """A pipeline on one connection to the master that holds ``slot_key`` (``WAIT`` counts
-        the writes of its own connection), with a timeout longer than the wait."""
-        if self._blocking is None or self._blocking[0] != os.getpid():
-            self._blocking = (os.getpid(), self._blocking_factory())
-        client = self._blocking[1]
+    def _node_pipeline(self, slot_key: str, *, waiting: bool) -> Any:
+        """A pipeline on one connection to the master that holds ``slot_key``: straight to the
+        node on Redis Cluster, without the cluster client's routing of every command. For
+        ``waiting`` (``WAIT`` counts the writes of its own connection), a connection of the
+        client whose timeout outlasts the wait."""
+        if waiting:
+            if self._blocking is None or self._blocking[0] != os.getpid():
+                self._blocking = (os.getpid(), self._blocking_factory())
+            client = self._blocking[1]
+        else:
+            client = self.client
         if isinstance(client, RedisCluster):
             client = client.get_redis_connection(client.get_node_from_key(slot_key))
         return client.pipeline(transaction=False)
@@ -632,7 +652,7 @@ class Store:
                     # The node may have failed over: learn the cluster's shape again.
                     client.nodes_manager.initialize()
             if isinstance(self.client, RedisCluster):
-                raise redis.ConnectionError("the master of this table moved; retry") from None
+                raise redis.ConnectionError("a Redis Cluster master moved; retry") from None
             raise
 
     # -- reads ------------------------------------------------------------------------------

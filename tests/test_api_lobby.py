@@ -192,7 +192,7 @@ def test_a_retry_hands_a_lost_lobby_update_over(client, backend, monkeypatch):
     feed(client, "BBB", table="t")
     if backend.cluster:
         # The lobby step is a second round trip: the connection drops before it.
-        real, name = Lobby.publish, "publish"
+        real, name = Lobby.queue_publish, "queue_publish"
 
         def lost(self, *args, **kwargs):
             raise redis.ConnectionError("connection lost after the commit")
