@@ -108,10 +108,6 @@ function nextone()
   nextround[t] = n + 1
   return t, n, results[(n + t) % #results + 1]
 end
--- PACE_MS: each connection waits that long before each request (an offered rate).
-function delay()
-  return tonumber(os.getenv("PACE_MS") or "0")
-end
 -- Count the rounds answered 2xx (not the health checks), for the check of the stored rounds.
 stored = 0
 function response(status, headers, body)
@@ -138,9 +134,32 @@ function request()
   local t = math.random(0, tonumber(os.getenv("TABLES")) - 1)
   return wrk.format("GET", (os.getenv("PATH_TEMPLATE"):gsub("{t}", tostring(t))))
 end
--- PACE_MS: each connection waits that long before each request (a bounded read rate).
+"""
+
+PACING_LUA = """
+-- RATE: the requests a second this thread offers (0: each connection sends as soon as its last
+-- answer came). Each request takes the next slot of an even schedule, on whichever connection
+-- is free: the offer stays the same however slowly answers come (an open loop), as long as a
+-- connection is free; a slot missed because none was is lost, not made up for.
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long seconds; long nanoseconds; } pacing_clock;
+int clock_gettime(int clock, pacing_clock *now);
+]]
+local clock = ffi.new("pacing_clock")
+local function now_ms()
+  ffi.C.clock_gettime(1, clock)  -- CLOCK_MONOTONIC
+  return tonumber(clock.seconds) * 1000 + tonumber(clock.nanoseconds) / 1e6
+end
+local next_slot = nil
 function delay()
-  return tonumber(os.getenv("PACE_MS") or "0")
+  local rate = tonumber(os.getenv("RATE") or "0")
+  if rate == 0 then return 0 end
+  local now = now_ms()
+  if next_slot == nil or next_slot < now then next_slot = now end
+  local wait = next_slot - now
+  next_slot = next_slot + 1000 / rate
+  return wait
 end
 """
 
@@ -218,8 +237,8 @@ def combine(results: list[dict]) -> dict:
 
 def run(backend: str, url: str, cluster: bool, seconds: int, folder: Path) -> None:
     ingest_script, read_script = str(folder / "ingest.lua"), str(folder / "read.lua")
-    Path(ingest_script).write_text(INGEST_LUA)
-    Path(read_script).write_text(READ_LUA)
+    Path(ingest_script).write_text(INGEST_LUA + PACING_LUA)
+    Path(read_script).write_text(READ_LUA + PACING_LUA)
     settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,))
     seed(settings)
     env = {
@@ -260,27 +279,27 @@ def run(backend: str, url: str, cluster: bool, seconds: int, folder: Path) -> No
         for shoe, paced, batch in (("s2", True, 0), ("s3", True, BATCH), ("s4", False, 0)):
             mixed = mixed_run(service, seconds, ingest_script, read_script, shoe, paced, batch)
             answered += mixed["ok"]
-        in_flight = 2 * 8 + 2 * 16 + 2 * INGEST_BATCHED[0] * BATCH + 2 * 8
+        in_flight = 2 * 8 + 2 * INGEST_PACED[0] + 2 * INGEST_BATCHED[0] * BATCH + 2 * 8
         check(settings, answered, in_flight=in_flight)
 
 
-# Per read kind: connections per instance and each connection's pause between an answer and its
-# next request when paced (ms): about 200 roads JSON, 20 lobby and 40 picture requests a second
-# in all while answers take a few milliseconds (fewer when they take longer).
+# Per read kind: the path, connections per instance, and the requests a second offered in all
+# when paced. Every table changes about five times a second, so nearly every read finds a new
+# version and builds its answer (a render, for a picture): the worst case for the reads.
 READS = {
-    "roads JSON": ("/v1/tables/t{t}/roads", 2, 15),
-    "lobby (GET /v1/tables)": ("/v1/tables", 1, 90),
-    "big_road.png": ("/v1/tables/t{t}/roads/big_road.png", 1, 40),
+    "roads JSON": ("/v1/tables/t{t}/roads", 4, 200),
+    "lobby (GET /v1/tables)": ("/v1/tables", 2, 20),
+    "big_road.png": ("/v1/tables/t{t}/roads/big_road.png", 4, 40),
 }
-# Ingest when paced: connections per instance and pause (ms): 1,450 rounds a second offered in
-# all while answers take 4 ms, 1,100 at 11 ms: more than the target, so the answer times say
-# whether the service keeps up.
-INGEST_PACED = (16, 18)
+# Ingest when paced: connections per instance, and rounds a second offered in all (10% over the
+# target, so the rounds stored say whether the service keeps up). 16 connections per instance
+# keep the offer up while answers take up to 29 ms.
+INGEST_PACED = (16, 1100)
 # Batched (POST /v1/rounds, a game server reporting BATCH of its tables at once): connections per
-# instance and pause: 1,400 to 1,700 rounds a second offered in all. A table's next round is
-# sent only once the thread's other tables had theirs (10 batches later, 2 in flight).
+# instance and rounds a second offered in all (300 requests). A table's next round is sent only
+# once the thread's other tables had theirs (10 batches later, at most 4 in flight).
 BATCH = 5
-INGEST_BATCHED = (4, 18)
+INGEST_BATCHED = (8, 1500)
 
 
 def mixed_run(
@@ -292,29 +311,30 @@ def mixed_run(
     paced: bool,
     batch: int = 0,
 ) -> dict:
-    """Ingest on both instances while the reads run on both: all paced, or all at full speed;
-    with ``batch``, ingest sends that many tables' rounds per request."""
+    """Ingest on both instances while the reads run on both: all paced (at the rates above), or
+    all at full speed; with ``batch``, ingest sends that many tables' rounds per request."""
 
-    def reads(path: str, connections: int, pause: int) -> list[subprocess.Popen]:
-        env = {"TABLES": str(TABLES), "PATH_TEMPLATE": path, "PACE_MS": str(pause if paced else 0)}
-        return [
-            start_wrk(base, seconds, connections if paced else 4, read_script, env)
-            for base in service
-        ]
+    def reads(path: str, connections: int, rate: int) -> list[subprocess.Popen]:
+        connections = connections if paced else 4
+        env = {"TABLES": str(TABLES), "PATH_TEMPLATE": path}
+        env["RATE"] = str(per_thread(rate, connections) if paced else 0)
+        return [start_wrk(base, seconds, connections, read_script, env) for base in service]
 
-    connections, pause = INGEST_BATCHED if batch else INGEST_PACED if paced else (8, 0)
+    connections, rate = INGEST_BATCHED if batch else INGEST_PACED if paced else (8, 0)
     name = f"ingest, {batch} a request" if batch else "ingest (POST rounds)"
-    runs = {name: ingest(service, seconds, ingest_script, shoe, connections, pause, batch)}
-    for kind, (path, connections, pause) in READS.items():
-        runs[kind] = reads(path, connections, pause)
+    offered = per_thread(rate // max(batch, 1), connections)
+    runs = {name: ingest(service, seconds, ingest_script, shoe, connections, offered, batch)}
+    for kind, (path, connections, rate) in READS.items():
+        runs[kind] = reads(path, connections, rate)
     results = {kind: combine([figures(p, seconds) for p in procs]) for kind, procs in runs.items()}
+    offer = ", ".join(f"{rate} {kind}" for kind, (_, _, rate) in READS.items())
     if batch:
         how = (
             f"paced, batched (POST /v1/rounds, {batch} tables' rounds each): ingest offered "
-            "1,400-1,700 rounds/s; reads as above"
+            f"{INGEST_BATCHED[1]:,} rounds/s; reads as above"
         )
     elif paced:
-        how = "paced: ingest offered 1,100-1,450/s; reads ~200 roads JSON, 20 lobby, 40 pictures/s"
+        how = f"paced: ingest offered {INGEST_PACED[1]:,} rounds/s; reads a second: {offer}"
     else:
         how = "stress: ingest and reads all at full speed (wrk -c8 ingest, -c4 each read)"
     print(f"mixed, {how}, {seconds}s:")
@@ -333,18 +353,25 @@ def mixed_run(
     return mixed
 
 
+def per_thread(rate: int, connections: int) -> float:
+    """The requests a second each wrk thread offers, for ``rate`` in all on both instances
+    (wrk runs two threads per instance, one when it has one connection)."""
+    return rate / (2 * min(2, connections))
+
+
 def ingest(
     service: list[str],
     seconds: int,
     script: str,
     shoe: str,
     connections: int,
-    pause: int,
+    rate: float,
     batch: int = 0,
 ) -> list:
     """wrk POSTing rounds on both instances, 100 tables each: shoe ``s1`` after its seeded
-    rounds, or a new shoe from round 1; ``pause`` ms before each request (0: full speed);
-    ``batch`` rounds of as many tables a request (POST /v1/rounds), or one (0)."""
+    rounds, or a new shoe from round 1; ``rate`` requests a second offered by each wrk thread
+    (0: full speed); ``batch`` rounds of as many tables a request (POST /v1/rounds), or one
+    (0)."""
     half = TABLES // 2
     ranges = [(0, half - 1), (half, TABLES - 1)]
     env = {
@@ -353,7 +380,7 @@ def ingest(
         "CONNECTIONS_PER_THREAD": str(connections // 2),
         "SHOE": shoe,
         "SEEDED": str(SEEDED if shoe == "s1" else 0),
-        "PACE_MS": str(pause),
+        "RATE": str(rate),
         "BATCH": str(batch),
     }
     return [
