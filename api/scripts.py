@@ -106,6 +106,30 @@ READ_CACHED = """
 return {redis.call('HGET', KEYS[1], 'version'), redis.call('GET', KEYS[2])}
 """
 
+# KEYS: shoe info, cached response, its build claim, shoe state
+# ARGV: how long a claim lasts (ms)
+# A read's one round trip: the shoe's version and the cached response if it was built at that
+# version; when it was not, the claim to build it (single-flight: refused while another request
+# holds the claim for this version) and, with the claim, the shoe's cached scorecard state to
+# build it from. Replies {version, response}, {version, false, 0} (another request builds it),
+# {version, false, 1, state or false} (claimed) or {false} (no such shoe).
+READ_OR_CLAIM = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then
+  return {false}
+end
+local stamp = version .. ':'
+local cached = redis.call('GET', KEYS[2])
+if cached and string.sub(cached, 1, #stamp) == stamp then
+  return {version, cached}
+end
+if redis.call('GET', KEYS[3]) == version then
+  return {version, false, 0}
+end
+redis.call('SET', KEYS[3], version, 'PX', tonumber(ARGV[1]))
+return {version, false, 1, redis.call('GET', KEYS[4]) or false}
+"""
+
 # KEYS: applied sequence numbers, table registry, summaries, road shapes, matched patterns,
 #       lobby sequence counter, event stream, favourable bets, then one "grown" hash per lobby
 #       road, then one member hash per pattern (named ...:ROAD / ...:PATTERN, see api/lobby.py),

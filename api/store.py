@@ -43,6 +43,7 @@ from api.scripts import (
     LOBBY_PUBLISH,
     READ_CACHED,
     READ_FOR_APPEND,
+    READ_OR_CLAIM,
     REPLACE_ROUND,
     STORE_STATE,
     queue,
@@ -92,6 +93,18 @@ class PendingAppend:
 
 
 @dataclass(frozen=True)
+class Lookup:
+    """What a read found at the shoe's current ``version``: the cached response ``body``, or,
+    when there is none, whether this request ``claimed`` building it, and then the shoe's
+    ``scorecard`` if its cached state was of that version (else it is to be read or rebuilt)."""
+
+    version: int
+    body: bytes | None
+    claimed: bool = False
+    scorecard: Scorecard | None = None
+
+
+@dataclass(frozen=True)
 class Scripts:
     """The write and read scripts, registered with one client (see :mod:`api.scripts`)."""
 
@@ -99,6 +112,7 @@ class Scripts:
     replace: Any
     store_state: Any
     read_cached: Any
+    read_or_claim: Any
     read_for_append: Any
     lobby_publish: Any
 
@@ -110,6 +124,7 @@ class Scripts:
             replace=register(REPLACE_ROUND),
             store_state=register(STORE_STATE),
             read_cached=register(READ_CACHED),
+            read_or_claim=register(READ_OR_CLAIM),
             read_for_append=register(READ_FOR_APPEND),
             lobby_publish=register(LOBBY_PUBLISH),
         )
@@ -674,6 +689,33 @@ class Store:
         self.versions.saw(table, shoe, int(version), token)
         return int(version), _at_version(cached, int(version))
 
+    def look_up(self, table: str, shoe: str, name: str, claim_ms: int) -> Lookup:
+        """The shoe's version and the cached response ``name`` built at that version, or the
+        claim to build it (for ``claim_ms``, unless another request holds it) with the
+        scorecard to build it from: one round trip. Raises :class:`NotFound` for an unknown
+        shoe."""
+        keys = ShoeKeys.of(table, shoe)
+        token = self.versions.token()
+        reply = self.scripts.read_or_claim(
+            keys=[keys.info, keys.cache_prefix + name, _claim_key(keys, name), keys.state],
+            args=[claim_ms],
+        )
+        if reply[0] is None:
+            raise NotFound(f"table {table} has no shoe {shoe}")
+        version = int(reply[0])
+        self.versions.saw(table, shoe, version, token)
+        if len(reply) == 2:
+            return Lookup(version, _at_version(reply[1], version))
+        if reply[2] != 1:
+            return Lookup(version, None)
+        state = _at_version(reply[3], version)
+        scorecard = Scorecard.from_bytes(state) if state is not None else None
+        return Lookup(version, None, claimed=True, scorecard=scorecard)
+
+    def release_claim(self, table: str, shoe: str, name: str) -> None:
+        """Give up a claim :meth:`look_up` took (the request answered without building)."""
+        self.client.delete(_claim_key(ShoeKeys.of(table, shoe), name))
+
     def version(self, table: str, shoe: str) -> int:
         """The shoe's current version, known in this process (see :mod:`api.versions`) or read
         from Redis; raises :class:`NotFound` for an unknown shoe."""
@@ -690,12 +732,6 @@ class Store:
     def put_cached(self, table: str, shoe: str, name: str, version: int, body: bytes) -> None:
         key = ShoeKeys.of(table, shoe).cache_prefix + name
         self.client.set(key, b"%d:%s" % (version, body), ex=self.settings.cache_ttl)
-
-    def claim_render(self, table: str, shoe: str, name: str, version: int, ms: int) -> bool:
-        """Take the short lock that makes one request render a missing response while the
-        others wait for it (single-flight); false when another request holds it."""
-        key = f"{ShoeKeys.of(table, shoe).cache_prefix}lock:{name}:{version}"
-        return bool(self.client.set(key, b"1", nx=True, px=ms))
 
     def scorecard(self, table: str, shoe: str) -> tuple[int, Scorecard]:
         """The shoe's current version and scorecard, from the cached state or rebuilt from the
@@ -744,6 +780,10 @@ def _at_version(value: bytes | None, version: int) -> bytes | None:
         return None
     stamp, _, payload = value.partition(b":")
     return payload if stamp == b"%d" % version else None
+
+
+def _claim_key(keys: ShoeKeys, name: str) -> str:
+    return f"{keys.cache_prefix}claim:{name}"
 
 
 def _not_replicated(replicas: int, wanted: int) -> str:

@@ -142,3 +142,32 @@ def test_a_stale_cache_is_never_served(client, redis_client):
 def test_ingest_answers_are_json_with_location_of_truth(client):
     answer = post_round(client, 1, result="B", headers=AUTH)
     assert answer.content_type == "application/json"
+
+
+def test_a_miss_claims_its_build_once_per_version_and_brings_the_scorecard(app):
+    client, store = app.test_client(), app.extensions["roads.store"]
+    feed(client, "BPPB")
+    first = store.look_up("t1", "s1", "probe-test", 2000)
+    assert (first.version, first.body, first.claimed) == (4, None, True)
+    assert first.scorecard.as_dict() == Scorecard.from_rounds("BPPB").as_dict()
+    again = store.look_up("t1", "s1", "probe-test", 2000)
+    assert (again.version, again.body, again.claimed) == (4, None, False)  # being built
+    store.put_cached("t1", "s1", "probe-test", 4, b"built")
+    assert store.look_up("t1", "s1", "probe-test", 2000).body == b"built"
+    post_round(client, 5, result="P")
+    newer = store.look_up("t1", "s1", "probe-test", 2000)
+    assert (newer.version, newer.body, newer.claimed) == (5, None, True)  # a new version
+
+
+def test_a_304_gives_its_claim_back(app, redis_client):
+    client = app.test_client()
+    feed(client, "BPPB")
+    etag = client.get("/v1/tables/t1/shoes/s1/roads").headers["ETag"]
+    # The cached answer is lost (evicted): the next revalidation finds nothing and claims
+    # the build, but answers 304 without building, so the claim goes back at once.
+    delete(redis_client, keys(redis_client, "*:cache:*"))
+    app.extensions["roads.store"].responses.clear()
+    answer = client.get("/v1/tables/t1/shoes/s1/roads", headers={"If-None-Match": etag})
+    assert answer.status_code == 304
+    assert keys(redis_client, "*:cache:claim:*") == []
+    assert client.get("/v1/tables/t1/shoes/s1/roads").json == roads(client)

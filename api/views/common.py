@@ -12,10 +12,10 @@ from flask import Response, current_app, request
 from werkzeug.routing import BaseConverter
 
 from api.schemas import ID_PATTERN
-from api.store import Store
+from api.store import Lookup, Store
 from roads import Scorecard
 
-LOCK_MS = 2000  # the single-flight lock outlives any build
+LOCK_MS = 2000  # the single-flight claim outlives any build
 WAIT_SECONDS = 1.0  # how long the others wait for the builder's bytes before building themselves
 POLL_SECONDS = 0.02
 
@@ -59,21 +59,25 @@ def dumps(payload: Any) -> bytes:
 
 
 def build_once(
-    table: str, shoe: str, name: str, version: int, build: Callable[[int, Scorecard], bytes]
+    table: str, shoe: str, name: str, found: Lookup, build: Callable[[int, Scorecard], bytes]
 ) -> tuple[int, bytes]:
-    """A response missing from the cache at ``version``: one request builds it from the shoe's
-    scorecard under a short Redis lock while the others wait briefly for its bytes
-    (single-flight), and it is cached for everyone. Returns (version built at, body)."""
-    if not store().claim_render(table, shoe, name, version, LOCK_MS):
+    """A response missing from the cache at ``found.version``: the request that claimed it
+    builds it (from the scorecard the look-up brought, or the shoe's) while the others wait
+    briefly for its bytes (single-flight), and it is cached for everyone. Returns (version
+    built at, body)."""
+    if not found.claimed:
         deadline = time.monotonic() + WAIT_SECONDS
         while time.monotonic() < deadline:
             time.sleep(POLL_SECONDS)
             now, cached = store().cached(table, shoe, name)
             if cached is not None:
                 return now, cached
-            if now != version:
+            if now != found.version:
                 break  # the shoe moved on: build the newer one here
-    version, scorecard = store().scorecard(table, shoe)
+    if found.claimed and found.scorecard is not None:
+        version, scorecard = found.version, found.scorecard
+    else:
+        version, scorecard = store().scorecard(table, shoe)
     body = build(version, scorecard)
     store().put_cached(table, shoe, name, version, body)
     return version, body
@@ -91,19 +95,21 @@ def shoe_answer(
         recent = store().responses.get((table, shoe, name, known))
         if recent is not None:
             return _answer(recent, etag_of(table, shoe, known, name))
-    version, cached = store().cached(table, shoe, name)
-    etag = etag_of(table, shoe, version, name)
+    found = store().look_up(table, shoe, name, LOCK_MS)
+    etag = etag_of(table, shoe, found.version, name)
     unchanged = not_modified(etag)
     if unchanged is not None:
+        if found.claimed:
+            store().release_claim(table, shoe, name)
         return unchanged
-    if cached is not None:
-        store().responses.put((table, shoe, name, version), cached)
-        return json_response(cached, etag)
+    if found.body is not None:
+        store().responses.put((table, shoe, name, found.version), found.body)
+        return json_response(found.body, etag)
 
     def body_of(version: int, scorecard: Scorecard) -> bytes:
         return dumps({"table": table, "shoe": shoe, "version": version, **build(scorecard)})
 
-    version, body = build_once(table, shoe, name, version, body_of)
+    version, body = build_once(table, shoe, name, found, body_of)
     store().responses.put((table, shoe, name, version), body)
     return json_response(body, etag_of(table, shoe, version, name))
 

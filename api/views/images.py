@@ -12,7 +12,7 @@ from api.images.scene import MAX_PIXELS, new_cells_of, picture_scene, picture_si
 from api.parsing import QueryMemoParser
 from api.schemas import ImageQuerySchema
 from api.store import NotFound
-from api.views.common import build_once, etag_of, not_modified, store
+from api.views.common import LOCK_MS, build_once, etag_of, not_modified, store
 from api.views.roads import current_shoe
 from roads import Scorecard
 
@@ -46,7 +46,8 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
         return unchanged
     body = store().pictures.get((table, shoe, name, version))
     if body is None:
-        version, body = store().cached(table, shoe, name)
+        found = store().look_up(table, shoe, name, LOCK_MS)
+        version, body = found.version, found.body
         if body is None:
 
             def draw(version: int, scorecard: Scorecard) -> bytes:
@@ -64,7 +65,7 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
                 }
                 return paint(picture_scene(shape, road, **options))
 
-            version, body = build_once(table, shoe, name, version, draw)
+            version, body = build_once(table, shoe, name, found, draw)
         store().pictures.put((table, shoe, name, version), body)
     etag = etag_of(table, shoe, version, name)
     # Remember the answer for this exact URL too (see served_from_recent).
