@@ -206,8 +206,8 @@ class Store:
         self.recent_writes = RecentWrites()
         self.versions = VersionWatch(factory, on_reset=self._forget_recent)
         self.lobby = Lobby(lambda: self.client, lambda: self.scripts.lobby_publish)
-        # On Redis Cluster, the lobby updates of writes made at once go in one round trip.
-        self._lobby_updates = Coalescer(self._send_lobby_updates)
+        # Per process: (pid, {(node, wait): the Coalescer of the pipelines to that node}).
+        self._batchers: tuple[int, dict[tuple[str, bool], Coalescer]] = (0, {})
         self._blocking_factory = blocking_factory or factory
         self._blocking: tuple[int, redis.Redis] | None = None
         self.events = EventHub(self._blocking_factory)
@@ -572,9 +572,8 @@ class Store:
         On one Redis server the write, the lobby step and the ``WAIT`` are one round trip (the
         lobby script reads the update from the table's key, and does nothing if the write did
         not commit). On Redis Cluster the write goes straight to the table's master, and the
-        lobby, in another slot, gets the update in a second round trip, which it shares with
-        the updates of the other writes this process makes at that moment
-        (:mod:`api.coalesce`)."""
+        lobby, in another slot, gets the update in a second round trip. Either round trip is
+        shared with the other writes this process makes at that moment (:meth:`_pipelined`)."""
         single = not isinstance(self.client, RedisCluster)
         replicas = self.settings.write_replicas
 
@@ -588,39 +587,67 @@ class Store:
         if replicas and result[0] == 1 and replies[-1] < replicas:
             raise NotReplicated(_not_replicated(replies[-1], replicas))
         if result[0] == 1 and not single:
-            self._lobby_updates.call((table, f"{result[2]}:{result[3]}:{lobby_update}"))
+            stored = f"{result[2]}:{result[3]}:{lobby_update}"
+            self._pipelined(
+                LOBBY_SLOT, lambda pipe: self.lobby.queue_publish(pipe, table, stored), wait=False
+            )
         return result
 
-    def _send_lobby_updates(self, updates: Sequence[tuple[str, str]]) -> list:
-        """Hand stored lobby updates, ``(table, "SEQ:CURRENT:JSON")``, to the lobby's node in one
-        round trip (on Redis Cluster, where they cannot travel with their writes)."""
-
-        def fill(pipe: Any) -> None:
-            for table, stored in updates:
-                self.lobby.queue_publish(pipe, table, stored)
-
-        return self._pipelined(LOBBY_SLOT, fill, wait=False)
-
     def _pipelined(self, slot_key: str, fill: Callable[[Any], None], *, wait: bool = True) -> list:
-        """The replies of one pipeline that ``fill`` queues its commands on, with ``WAIT`` last
-        when writes must reach replicas (unless not to ``wait``); on one connection to the
-        master of ``slot_key`` then, and always on Redis Cluster. After a ``NOSCRIPT`` the
-        scripts are loaded and the pipeline is sent again, once."""
+        """The replies to the commands ``fill`` queues on a pipeline to the master of
+        ``slot_key``, with the count of ``WAIT`` last when writes must reach replicas (unless not
+        to ``wait``).
+
+        Calls made at once to one node share one pipeline (group commit, :mod:`api.coalesce`):
+        under load a worker has several writes in flight, and a round trip's fixed cost in the
+        client (about 0.14 ms of CPU) is then paid once for all of them. A call made while
+        nothing is in flight to that node goes at once."""
+        client = self.client
+        node = client.get_node_from_key(slot_key).name if isinstance(client, RedisCluster) else ""
+        pid, batchers = self._batchers
+        if pid != os.getpid():
+            batchers = {}
+            self._batchers = (os.getpid(), batchers)
+        batcher = batchers.get((node, wait))
+        if batcher is None:
+            batcher = batchers.setdefault(
+                (node, wait), Coalescer(lambda calls: self._send_pipeline(calls, wait))
+            )
+        return batcher.call((slot_key, fill))
+
+    def _send_pipeline(
+        self, calls: Sequence[tuple[str, Callable[[Any], None]]], wait: bool
+    ) -> list[list]:
+        """One pipeline holding the commands of every call, ``(slot key, fill)``, all to one
+        node, with ``WAIT`` last when writes must reach replicas (then on one connection to the
+        master, and always on Redis Cluster); each call's replies, the ``WAIT`` count last.
+        After a ``NOSCRIPT`` the scripts are loaded and the pipeline is sent again, once."""
         replicas = self.settings.write_replicas if wait else 0
         for attempt in range(2):
             if replicas or isinstance(self.client, RedisCluster):
-                pipe = self._node_pipeline(slot_key, waiting=bool(replicas))
+                pipe = self._node_pipeline(calls[0][0], waiting=bool(replicas))
             else:
                 pipe = self.client.pipeline(transaction=False)
-            fill(pipe)
+            counts = []
+            for _, fill in calls:
+                queued = len(pipe)
+                fill(pipe)
+                counts.append(len(pipe) - queued)
             if replicas:
                 pipe.execute_command("WAIT", replicas, self.settings.write_wait_ms)
             try:
-                return self._execute_on_node(pipe)
+                replies = self._execute_on_node(pipe)
             except redis.exceptions.NoScriptError:
                 if attempt:
                     raise
                 self._load_scripts()
+                continue
+            waited = [replies[-1]] if replicas else []
+            each, start = [], 0
+            for count in counts:
+                each.append(replies[start : start + count] + waited)
+                start += count
+            return each
         raise AssertionError("unreachable: the second attempt returns or raises")
 
     def _load_scripts(self) -> None:

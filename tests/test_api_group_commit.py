@@ -1,0 +1,115 @@
+"""Writes made at once by one process share a round trip (group commit, Store._pipelined), and
+each still gets exactly its own answer."""
+
+import threading
+
+import api.store
+from roads import Scorecard
+
+from .api_helpers import post_round, roads
+from .conftest import make_app
+
+WRITERS = 8
+
+
+def held_first_round_trip(app, monkeypatch) -> tuple[threading.Event, threading.Event, list]:
+    """Deal table tN its first N rounds, then hold the app's next pipeline in flight until
+    released and count the pipelines sent from then on."""
+    client = app.test_client()
+    for n in range(WRITERS):
+        for number in range(1, n + 1):
+            # (201, or 503 where no write can reach the replicas it waits for)
+            assert post_round(client, number, f"t{n}", result="P").status_code in (201, 503)
+    entered, release, sent = threading.Event(), threading.Event(), []
+    real = api.store.Store._execute_on_node
+
+    def execute(self, pipe):
+        sent.append(len(pipe))
+        if len(sent) == 1:
+            entered.set()
+            assert release.wait(10)
+        return real(self, pipe)
+
+    monkeypatch.setattr(api.store.Store, "_execute_on_node", execute)
+    return entered, release, sent
+
+
+def write_at_once(app, entered, release) -> dict:
+    """One writer's round holds the round trip; the others come while it is in flight."""
+    answers: dict = {}
+
+    def write(n):
+        answers[f"t{n}"] = post_round(app.test_client(), n + 1, f"t{n}", result="B")
+
+    first = threading.Thread(target=write, args=(0,))
+    first.start()
+    assert entered.wait(10)
+    others = [threading.Thread(target=write, args=(n,)) for n in range(1, WRITERS)]
+    for thread in others:
+        thread.start()
+    store = app.extensions["roads.store"]
+    for _ in range(1000):  # until every other writer waits for the next round trip
+        batchers = store._batchers[1]
+        if any(len(batcher._waiting) == WRITERS - 1 for batcher in batchers.values()):
+            break
+        threading.Event().wait(0.005)
+    else:
+        raise AssertionError("the writers never queued")
+    release.set()
+    for thread in [first, *others]:
+        thread.join(10)
+    return answers
+
+
+def test_writes_in_flight_together_share_one_round_trip(redis_server, redis_client, monkeypatch):
+    app = make_app(redis_server.url)
+    entered, release, sent = held_first_round_trip(app, monkeypatch)
+    answers = write_at_once(app, entered, release)
+    assert {table: answer.status_code for table, answer in answers.items()} == {
+        f"t{n}": 201 for n in range(WRITERS)
+    }
+    # The first write alone (its script and its lobby step), then the seven others together.
+    assert sent == [2, 2 * (WRITERS - 1)]
+    client = app.test_client()
+    for n in range(WRITERS):
+        answer = answers[f"t{n}"].json  # its own write's, not a neighbour's
+        assert answer["version"] == n + 1 and answer["round"]["round"] == n + 1
+        served = roads(client, table=f"t{n}")
+        assert served["version"] == n + 1
+        assert served["big_road"] == Scorecard.from_rounds("P" * n + "B").as_dict()["big_road"]
+
+
+def test_each_write_of_a_shared_round_trip_gets_the_replicas_count(
+    redis_server, redis_client, monkeypatch
+):
+    # A lone server has no replica: every write waits for one, and none is confirmed.
+    app = make_app(redis_server.url, write_replicas=1, write_wait_ms=50)
+    entered, release, sent = held_first_round_trip(app, monkeypatch)
+    answers = write_at_once(app, entered, release)
+    assert len(sent) == 2
+    for answer in answers.values():
+        assert answer.status_code == 503 and "0 of 1 replicas" in answer.json["message"]
+
+
+def test_a_lost_shared_round_trip_fails_each_of_its_writes_and_each_retry_lands(
+    redis_server, redis_client, monkeypatch
+):
+    app = make_app(redis_server.url)
+    entered, release, sent = held_first_round_trip(app, monkeypatch)
+    held = api.store.Store._execute_on_node
+
+    def second_lost(self, pipe):
+        if len(sent) == 1 and len(pipe) > 2:  # the writers that came while the first was held
+            sent.append(len(pipe))
+            raise api.store.redis.ConnectionError("connection lost before the pipeline went")
+        return held(self, pipe)
+
+    monkeypatch.setattr(api.store.Store, "_execute_on_node", second_lost)
+    answers = write_at_once(app, entered, release)
+    assert answers.pop("t0").status_code == 201
+    assert {answer.status_code for answer in answers.values()} == {503}
+    client = app.test_client()
+    for table in answers:
+        n = int(table[1:])
+        assert post_round(client, n + 1, table, result="B").status_code == 201
+        assert roads(client, table=table)["rounds"] == n + 1
