@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+import api.store
 from roads import Round, Scorecard
 from roads.simulator import deal_shoe
 
@@ -152,3 +153,37 @@ def test_another_process_writing_between_two_batches(backend, client):
         == Scorecard.from_rounds([Round("B").voided(), Round("P")]).as_dict()
     )
     assert scorecard_served(client, "t2") == Scorecard.from_rounds("PPB").as_dict()
+
+
+def test_a_batch_of_one_round_per_table_reaches_the_lobby(client):
+    tables = [f"l{n}" for n in range(6)]
+    for number, result in enumerate("BPB", start=1):
+        # From the second batch on, every round is this process's guess, all sent at once.
+        answer = send(client, *(item(table, number, result=result) for table in tables))
+        assert statuses(answer) == [201] * len(tables)
+    tiles = {tile["table"]: tile for tile in client.get("/v1/tables").json["tables"]}
+    for table in tables:
+        assert tiles[table]["rounds_played"] == 3 and tiles[table]["recent"] == ["B", "P", "B"]
+
+
+def test_a_batch_of_new_shoes_is_read_and_written_a_round_trip_per_node(
+    client, backend, monkeypatch
+):
+    sent = []
+    real = api.store.Store._execute_on_node
+
+    def count(self, pipe):
+        sent.append(len(pipe))
+        return real(self, pipe)
+
+    feed(client, "B", table="warm-up")  # the scripts are loaded: no pipeline is sent twice
+    monkeypatch.setattr(api.store.Store, "_execute_on_node", count)
+    tables = [f"n{n}" for n in range(12)]
+    answer = send(client, *(item(table, 1, result="P") for table in tables))
+    assert statuses(answer) == [201] * len(tables)
+    # One Redis server: the reads in one pipeline, the writes (and lobby steps) in another.
+    # A cluster of 3 masters: reads and writes one pipeline per master, and the lobby's one.
+    assert len(sent) <= (7 if backend.cluster else 2)
+    assert sum(sent) >= 2 * len(tables)
+    for table in tables:
+        assert roads(client, table)["rounds"] == 1
