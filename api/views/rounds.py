@@ -75,9 +75,9 @@ def post_rounds(batch):
     Each round is stored exactly as ``POST /v1/tables/{table}/shoes/{shoe}/rounds`` would store
     it, and its outcome carries the status that call would have answered, so one round's 409
     does not stop the others. A round against the rules, or a malformed item, rejects the whole
-    batch with 400 before anything is stored. On one Redis server the rounds go to Redis in one
-    round trip where this process holds the tables' last writes, which makes a batch much
-    cheaper per round than single reports.
+    batch with 400 before anything is stored. The first round of each table goes to Redis with
+    the others in one round trip per Redis node, which makes a batch much cheaper per round
+    than single reports.
     """
     items = []
     for index, report in enumerate(batch["rounds"]):
