@@ -57,6 +57,16 @@ def wait_queued(coalescer: Coalescer, count: int) -> None:
     raise AssertionError(f"{count} callers never queued")
 
 
+def one_in_flight() -> tuple[Recorder, Coalescer, dict, list[threading.Thread]]:
+    """A coalescer whose first call (item 1) is held in flight."""
+    send = Recorder()
+    coalescer = Coalescer(send)
+    send.hold.clear()
+    outcomes, threads = call_in_threads(coalescer, [1])
+    assert send.entered.acquire(timeout=10)
+    return send, coalescer, outcomes, threads
+
+
 def test_a_call_alone_goes_at_once_by_itself():
     send = Recorder()
     coalescer = Coalescer(send)
@@ -66,11 +76,7 @@ def test_a_call_alone_goes_at_once_by_itself():
 
 
 def test_calls_made_during_a_round_trip_go_together_in_the_next_each_with_its_reply():
-    send = Recorder()
-    coalescer = Coalescer(send)
-    send.hold.clear()
-    first, first_threads = call_in_threads(coalescer, [1])
-    assert send.entered.acquire(timeout=10)  # 1 is in flight, alone
+    send, coalescer, first, first_threads = one_in_flight()  # 1 is in flight, alone
     waiting, threads = call_in_threads(coalescer, range(2, 12))
     wait_queued(coalescer, 10)
     send.hold.set()
@@ -83,11 +89,7 @@ def test_calls_made_during_a_round_trip_go_together_in_the_next_each_with_its_re
 
 
 def test_the_lead_passes_on_so_nobody_waits_behind_more_than_one_round_trip():
-    send = Recorder()
-    coalescer = Coalescer(send)
-    send.hold.clear()
-    _, threads = call_in_threads(coalescer, [1])
-    assert send.entered.acquire(timeout=10)
+    send, coalescer, _, threads = one_in_flight()
     second, second_threads = call_in_threads(coalescer, [2, 3])
     wait_queued(coalescer, 2)
     send.hold.set()
@@ -103,11 +105,7 @@ def test_the_lead_passes_on_so_nobody_waits_behind_more_than_one_round_trip():
 
 
 def test_an_error_reaches_every_caller_of_its_batch_and_no_other():
-    send = Recorder()
-    coalescer = Coalescer(send)
-    send.hold.clear()
-    first, threads = call_in_threads(coalescer, [1])
-    assert send.entered.acquire(timeout=10)
+    send, coalescer, first, threads = one_in_flight()
     send.fail_on = {2}
     failing, failing_threads = call_in_threads(coalescer, [2, 3])
     wait_queued(coalescer, 2)
