@@ -25,7 +25,7 @@ slot, which also keeps the lobby update it implies (``{t:TABLE}:lobby``, numbere
 write sequence); the service then hands that update to a second script, on the lobby's slot
 (:data:`api.scripts.LOBBY_PUBLISH`). That script applies each table's updates once and in order
 (an older or repeated one changes nothing), so a retry of a write whose answer was lost hands the
-stored update over again safely (see :meth:`Lobby.publish`). Between the two steps the lobby
+stored update over again safely (see :meth:`Lobby.queue_publish`). Between the two steps the lobby
 can lag the table by one write; the write is answered only after both. On a single Redis server
 both scripts go in one round trip, the second reading the update from the table's key.
 """
@@ -155,17 +155,12 @@ class Lobby:
         pipe.incr(SEQ)
         pipe.execute()
 
-    def publish(self, table: str, stored: bytes | str | None) -> None:
-        """Hand a committed write's lobby update, as the write script stored it
-        (``SEQ:CURRENT:JSON``), to the lobby (once and in order; see the module doc). Also
-        what a retried write does, in case the first answer was lost before the lobby had it."""
-        if stored is None:
-            return
-        self._publish()(keys=PUBLISH_KEYS, args=[table, *self._defaults(table), stored])
-
     def queue_publish(self, pipeline: Any, table: str, stored: bytes | str) -> None:
-        """Add to ``pipeline`` the handing over of an update (as :meth:`publish`), for a
-        pipeline on the lobby's node (:data:`SEQ` names its slot)."""
+        """Add to ``pipeline``, one on the lobby's node (:data:`SEQ` names its slot), the
+        handing over of a committed write's lobby update as the write script stored it
+        (``SEQ:CURRENT:JSON``): applied once and in order (see the module doc), so a retried
+        write may hand it over again, in case the first answer was lost before the lobby had
+        it."""
         queue(pipeline, self._publish(), PUBLISH_KEYS, [table, *self._defaults(table), stored])
 
     def publish_stored(self, table: str, stored_key: str, pipeline: Any) -> None:

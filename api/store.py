@@ -398,13 +398,7 @@ class Store:
                     published.append((write.table, f"{reply[2]}:{reply[3]}:{write.update}"))
             if self.settings.write_replicas:
                 replicated.append(replies[-1])
-        if published:  # on Redis Cluster: every committed write's lobby update, in one trip
-
-            def fill(pipe: Any) -> None:
-                for table, stored in published:
-                    self.lobby.queue_publish(pipe, table, stored)
-
-            self._pipelined(LOBBY_SLOT, fill, wait=False)
+        self.publish_lobby(published)  # on Redis Cluster: every committed write's, in one trip
         wanted = self.settings.write_replicas
         if replicated and min(replicated) < wanted:
             raise NotReplicated(_not_replicated(min(replicated), wanted))
@@ -520,7 +514,7 @@ class Store:
                 if same_round(record, round):
                     self._confirm_replicated(keys.meta)
                     # The first answer may have been lost before the lobby had it.
-                    self.lobby.publish(table, self.client.get(keys.lobby))
+                    self.publish_lobby([(table, self.client.get(keys.lobby))])
                     return False, record, record["version"]
                 raise Conflict(
                     f"round {number} of shoe {shoe} is already stored with a different "
@@ -562,14 +556,14 @@ class Store:
             if old["void"]:
                 if void:
                     self._confirm_replicated(keys.meta)
-                    self.lobby.publish(table, self.client.get(keys.lobby))
+                    self.publish_lobby([(table, self.client.get(keys.lobby))])
                     return False, old, version
                 raise Conflict(f"round {number} of shoe {shoe} is void and cannot be corrected")
             rounds = [round_of(record) for record in records]
             new = change(rounds[number - 1])
             if not void and same_round(old, new):
                 self._confirm_replicated(keys.meta)
-                self.lobby.publish(table, self.client.get(keys.lobby))
+                self.publish_lobby([(table, self.client.get(keys.lobby))])
                 return False, old, version
             rounds[number - 1] = new
             scorecard = Scorecard.from_rounds(rounds)
@@ -649,11 +643,22 @@ class Store:
         if replicas and result[0] == 1 and replies[-1] < replicas:
             raise NotReplicated(_not_replicated(replies[-1], replicas))
         if result[0] == 1 and not single:
-            stored = f"{result[2]}:{result[3]}:{lobby_update}"
-            self._pipelined(
-                LOBBY_SLOT, lambda pipe: self.lobby.queue_publish(pipe, table, stored), wait=False
-            )
+            self.publish_lobby([(table, f"{result[2]}:{result[3]}:{lobby_update}")])
         return result
+
+    def publish_lobby(self, updates: Sequence[tuple[str, bytes | str | None]]) -> None:
+        """Hand committed writes' lobby updates, ``(table, "SEQ:CURRENT:JSON")`` as the write
+        scripts stored them (``None``: nothing stored), to the lobby's node in one round trip
+        (see :meth:`Lobby.queue_publish`)."""
+        stored = [(table, update) for table, update in updates if update is not None]
+        if not stored:
+            return
+
+        def fill(pipe: Any) -> None:
+            for table, update in stored:
+                self.lobby.queue_publish(pipe, table, update)
+
+        self._pipelined(LOBBY_SLOT, fill, wait=False)
 
     def _pipelined(self, slot_key: str, fill: Callable[[Any], None], *, wait: bool = True) -> list:
         """The replies to the commands ``fill`` queues on a pipeline to the master of

@@ -221,7 +221,7 @@ def test_an_older_lobby_update_never_overwrites_a_newer_one(app, client):
     stored = app.extensions["roads.store"].client.get("{t:t}:lobby")
     feed_more = post_round(client, 4, "t", result="P")
     assert feed_more.status_code == 201
-    app.extensions["roads.store"].lobby.publish("t", stored)  # a late, older update
+    app.extensions["roads.store"].publish_lobby([("t", stored)])  # a late, older update
     assert by_id(tiles(client))["t"]["recent"] == ["B", "B", "B", "P"]
 
 
