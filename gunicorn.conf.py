@@ -1,22 +1,24 @@
 """gunicorn settings for the roads service (read by ``gunicorn -c gunicorn.conf.py wsgi:app``).
 
-Workers are gevent workers: the live event feed (``/v1/events``) holds every lobby client's
-connection open, and under gevent an idle client is a parked greenlet (a few KB), not a thread
-or a process. gevent's monkey-patching is done here, first, before the app is imported in the
-master (``preload_app``), so every socket, lock, queue and background thread the app makes is
+Workers are gevent workers (:class:`api.worker.Worker`: gunicorn's ``gevent_pywsgi`` worker with
+an idle timeout). The live event feed (``/v1/events``) holds every lobby client's connection
+open, and under gevent an idle client is a parked greenlet (a few KB), not a thread or a
+process. gevent's monkey-patching is done here, first, before the app is imported in the master
+(``preload_app``), so every socket, lock, queue and background thread the app makes is
 cooperative. Everything else the service does is short (Redis round trips, JSON, pictures).
 
 Every value can be overridden from the environment (``ROADS_BIND``, ``ROADS_WORKERS``,
-``ROADS_WORKER_CONNECTIONS``, ``ROADS_WORKER_CLASS``: ``gthread`` to run without gevent, with
-``ROADS_THREADS`` threads, where each SSE client then holds a thread). With no ``REDIS_URL`` the
-service runs on an embedded in-process Redis, which only one process can share: one worker then.
+``ROADS_WORKER_CONNECTIONS``, ``ROADS_KEEPALIVE``, ``ROADS_WORKER_CLASS``: ``gevent`` for
+gunicorn's own gevent worker, or ``gthread`` to run without gevent, with ``ROADS_THREADS``
+threads, where each SSE client then holds a thread). With no ``REDIS_URL`` the service runs on an
+embedded in-process Redis, which only one process can share: one worker then.
 """
 
 import multiprocessing
 import os
 
-worker_class = os.environ.get("ROADS_WORKER_CLASS", "gevent")
-if worker_class.startswith("gevent"):
+worker_class = os.environ.get("ROADS_WORKER_CLASS", "api.worker.Worker")
+if worker_class not in ("gthread", "sync"):
     from gevent import monkey
 
     monkey.patch_all()
@@ -31,7 +33,7 @@ workers = 1 if _embedded else int(os.environ.get("ROADS_WORKERS", multiprocessin
 preload_app = True
 timeout = 30
 graceful_timeout = 10
-keepalive = 5
+keepalive = int(os.environ.get("ROADS_KEEPALIVE", "5"))  # seconds an idle connection stays
 accesslog = os.environ.get("ROADS_ACCESS_LOG") or None
 errorlog = "-"
 
