@@ -54,6 +54,7 @@ class ProcessThread:
         self._name = name
         self._pid = 0
         self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
 
     def ensure_running(self, on_start: Callable[[], None]) -> None:
         """Start the thread in this process unless it runs already; ``on_start`` first resets
@@ -65,4 +66,9 @@ class ProcessThread:
                 return
             self._pid = os.getpid()
             on_start()
-            threading.Thread(target=self._target, name=self._name, daemon=True).start()
+            self._thread = threading.Thread(target=self._target, name=self._name, daemon=True)
+            self._thread.start()
+
+    def running(self) -> bool:
+        """Whether this process's thread is running."""
+        return self._pid == os.getpid() and self._thread is not None and self._thread.is_alive()

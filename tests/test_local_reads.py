@@ -76,3 +76,20 @@ def test_the_current_shoe_follows_the_tables_write_order(redis_server):
     watch.saw_current("t1", "s3", 8, token)  # this process's own newer write
     assert watch.current("t1") == "s3"
     watch.stop()
+
+
+def test_the_watch_waits_past_the_socket_timeout_and_stops_when_told(redis_server):
+    import redis
+
+    from api.versions import CHANNEL, VersionWatch
+
+    watch = VersionWatch(lambda: redis.Redis.from_url(redis_server.url, socket_timeout=0.2))
+    until(lambda: watch.token() is not None)
+    subscribed = watch.token()
+    time.sleep(1.0)  # five socket timeouts with no message: still the same subscription
+    assert watch.token() == subscribed
+    redis.Redis.from_url(redis_server.url).publish(CHANNEL, "t1\x1fs1\x1f3\x1fcurrent\x1f4")
+    until(lambda: watch.get("t1", "s1") == 3)
+    assert watch.token() == subscribed
+    watch.stop()
+    until(lambda: not watch.following(), seconds=2.0)
