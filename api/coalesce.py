@@ -10,6 +10,10 @@ Who sends: the first caller while nothing is in flight leads. A leader sends one
 item and whatever queued before it) and then passes the lead to the oldest caller still
 waiting, whose item heads the next batch; so every caller waits for at most the round trip in
 flight and its own, however long the queue stays full.
+
+A request that writes to several nodes (a batch of rounds of tables all over a Redis Cluster)
+sends to them all at once with :func:`at_once`: its wait is then the slowest node's round trip,
+not the sum of them.
 """
 
 from __future__ import annotations
@@ -19,6 +23,33 @@ from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def at_once(calls: Sequence[Callable[[], Result]]) -> list[Result]:
+    """The results of ``calls``, made at the same time: each but the first in a thread of its
+    own (a greenlet under gevent), the first in the caller's. If any raises, the first error (in
+    the order of ``calls``) is raised once every call has ended."""
+    results: list[Any] = [None] * len(calls)
+    errors: list[BaseException | None] = [None] * len(calls)
+
+    def run(position: int) -> None:
+        try:
+            results[position] = calls[position]()
+        except BaseException as error:  # handed to the caller below
+            errors[position] = error
+
+    threads = [threading.Thread(target=run, args=(position,)) for position in range(1, len(calls))]
+    for thread in threads:
+        thread.start()
+    if calls:
+        run(0)
+    for thread in threads:
+        thread.join()
+    for error in errors:
+        if error is not None:
+            raise error
+    return results
 
 
 class _Ticket(Generic[Item]):

@@ -25,12 +25,13 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
 
-from api.coalesce import Coalescer
+from api.coalesce import Coalescer, at_once
 from api.config import Settings
 from api.events import EventHub
 from api.lobby import SEQ as LOBBY_SLOT
@@ -331,9 +332,9 @@ class Store:
         rules error); an unreachable Redis raises for the whole call.
 
         The first round of each table that this process wrote last is committed with the others
-        in one round trip per Redis node (each write checked by its script as in
-        :meth:`append`; on Redis Cluster their lobby updates follow in one more); every other
-        round, and any whose check failed, then goes through :meth:`append` one by one."""
+        in one round trip per Redis node, to every node at once (each write checked by its script
+        as in :meth:`append`; on Redis Cluster their lobby updates follow in one more); every
+        other round, and any whose check failed, then goes through :meth:`append` one by one."""
         outcomes: list[tuple[bool, dict, int] | Exception | None] = [None] * len(items)
         self._append_pipelined(items, outcomes)
         for index, (table, shoe, number, round) in enumerate(items):
@@ -349,10 +350,10 @@ class Store:
         items: Sequence[tuple[str, str, int, Round]],
         outcomes: list[tuple[bool, dict, int] | Exception | None],
     ) -> None:
-        """Commit, in one pipeline per node, the first round of each table that plainly comes
-        next: known from this process's last write to the shoe, or else read (in one pipeline
-        per node too); fill in their outcomes (``None`` where a script found the shoe had moved
-        on, or where the read found anything but a plain next round)."""
+        """Commit, in one pipeline per node (all sent at once), the first round of each table
+        that plainly comes next: known from this process's last write to the shoe, or else read
+        (in one pipeline per node too); fill in their outcomes (``None`` where a script found
+        the shoe had moved on, or where the read found anything but a plain next round)."""
         token = self.versions.token()
         tables: set[str] = set()
         pending: list[tuple[int, PendingAppend]] = []
@@ -385,8 +386,12 @@ class Store:
         for entry in pending:
             by_node.setdefault(self._node_name(entry[1].keys[0]), []).append(entry)
         replicated, published = [], []
-        for writes in by_node.values():
-            replies = self._pipelined(writes[0][1].keys[0], self._append_filler(writes, cluster))
+        groups = list(by_node.values())
+        sends = [
+            partial(self._pipelined, writes[0][1].keys[0], self._append_filler(writes, cluster))
+            for writes in groups
+        ]
+        for writes, replies in zip(groups, at_once(sends), strict=True):
             per_write = 1 if cluster else 2  # the write script, and on one server the lobby's
             for position, (index, write) in enumerate(writes):
                 reply = replies[per_write * position]
@@ -405,7 +410,7 @@ class Store:
 
     def _read_bases(self, wanted: Sequence[tuple[str, str, int]]) -> list[LastWrite | None]:
         """For each ``(table, shoe, number)``, what appending that round is computed from, read
-        in one round trip per node, where the round plainly comes next (see
+        in one round trip per node (all at once), where the round plainly comes next (see
         :func:`_plain_base`); else ``None``: :meth:`append` then reads again and answers (a
         repeat, a conflict, a rebuild from the rounds)."""
         keys = [ShoeKeys.of(table, shoe) for table, shoe, _ in wanted]
@@ -413,16 +418,21 @@ class Store:
         for position, shoe_keys in enumerate(keys):
             by_node.setdefault(self._node_name(shoe_keys.meta), []).append(position)
         bases: list[LastWrite | None] = [None] * len(wanted)
-        for positions in by_node.values():
 
-            def fill(pipe: Any, positions: list[int] = positions) -> None:
+        def read(positions: list[int]) -> list:
+            def fill(pipe: Any) -> None:
                 for position in positions:
                     k = keys[position]
                     queue(
                         pipe, self.scripts.read_for_append, [k.meta, k.info, k.rounds, k.state], []
                     )
 
-            replies = self._pipelined(keys[positions[0]].meta, fill, wait=False)
+            return self._pipelined(keys[positions[0]].meta, fill, wait=False)
+
+        groups = list(by_node.values())
+        for positions, replies in zip(
+            groups, at_once([partial(read, positions) for positions in groups]), strict=True
+        ):
             for position, reply in zip(positions, replies, strict=True):
                 _, shoe, number = wanted[position]
                 bases[position] = _plain_base(reply, shoe, number)

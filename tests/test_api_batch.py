@@ -2,6 +2,7 @@
 report would be, against a real Redis (and a local Redis Cluster)."""
 
 import random
+import time
 
 import pytest
 
@@ -187,3 +188,28 @@ def test_a_batch_of_new_shoes_is_read_and_written_a_round_trip_per_node(
     assert sum(sent) >= 2 * len(tables)
     for table in tables:
         assert roads(client, table)["rounds"] == 1
+
+
+def test_a_batch_writes_to_every_node_at_once(client, backend, monkeypatch):
+    if not backend.cluster:
+        pytest.skip("one Redis server is one node")
+    in_flight, most = [], []
+    real = api.store.Store._execute_on_node
+
+    def slow(self, pipe):
+        in_flight.append(pipe)
+        most.append(len(in_flight))
+        time.sleep(0.05)  # long enough for the other nodes' pipelines to be sent meanwhile
+        try:
+            return real(self, pipe)
+        finally:
+            in_flight.remove(pipe)
+
+    tables = [f"w{n}" for n in range(12)]
+    send(client, *(item(table, 1, result="B") for table in tables))  # this process knows them
+    monkeypatch.setattr(api.store.Store, "_execute_on_node", slow)
+    answer = send(client, *(item(table, 2, result="P") for table in tables))
+    assert statuses(answer) == [201] * len(tables)
+    assert max(most) >= 2  # 12 tables: on more than one of the 3 masters, in flight together
+    for table in tables:
+        assert roads(client, table)["rounds"] == 2

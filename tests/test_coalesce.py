@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from api.coalesce import Coalescer
+from api.coalesce import Coalescer, at_once
 
 
 class Recorder:
@@ -129,3 +129,31 @@ def test_many_callers_at_once_each_get_their_own_reply():
     outcomes, threads = call_in_threads(coalescer, range(200))
     join(threads)
     assert outcomes == {item: item * 10 for item in range(200)}
+
+
+def test_at_once_makes_the_calls_together_and_returns_their_results_in_order():
+    together = threading.Barrier(3, timeout=5)  # passes only if all three wait at the same time
+
+    def call(value):
+        together.wait()
+        return value * 2
+
+    assert at_once([lambda v=v: call(v) for v in (1, 2, 3)]) == [2, 4, 6]
+    assert at_once([]) == []
+
+
+def test_at_once_raises_the_first_error_after_every_call_ended():
+    ended = []
+
+    def fails(message):
+        ended.append(message)
+        raise ValueError(message)
+
+    def slow():
+        threading.Event().wait(0.1)
+        ended.append("slow")
+        return 1
+
+    with pytest.raises(ValueError, match="first"):
+        at_once([slow, lambda: fails("first"), lambda: fails("second")])
+    assert sorted(ended) == ["first", "second", "slow"]
