@@ -29,7 +29,14 @@ def pytest_configure(config):
 
 
 def pytest_generate_tests(metafunc):
-    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("cluster"):
+    chosen = any(
+        "backend" in marker.args[0] for marker in metafunc.definition.iter_markers("parametrize")
+    )  # a test about one backend only names it itself
+    if (
+        "backend" in metafunc.fixturenames
+        and metafunc.definition.get_closest_marker("cluster")
+        and not chosen
+    ):
         metafunc.parametrize("backend", ["single", "cluster"], indirect=True)
 
 

@@ -190,9 +190,8 @@ def test_a_batch_of_new_shoes_is_read_and_written_a_round_trip_per_node(
         assert roads(client, table)["rounds"] == 1
 
 
+@pytest.mark.parametrize("backend", ["cluster"], indirect=True)  # one server is one node
 def test_a_batch_writes_to_every_node_at_once(client, backend, monkeypatch):
-    if not backend.cluster:
-        pytest.skip("one Redis server is one node")
     in_flight, most = [], []
     real = api.store.Store._execute_on_node
 
