@@ -20,8 +20,9 @@ from tests.redis_server import RedisServer  # noqa: E402
 
 
 @contextmanager
-def redis_server():
-    server = RedisServer().start()
+def redis_server(*extra: str):
+    """A private redis-server; ``extra`` options override the tests' (no persistence)."""
+    server = RedisServer(None, *extra).start()
     try:
         yield server
     finally:
