@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 from redis.cluster import RedisCluster
@@ -56,6 +56,7 @@ from roads.lobby import streaks
 VARIANTS = ("standard", "no_commission", "speed")
 # Optimistic writes retry this often when other writers keep winning; then 503.
 MAX_ATTEMPTS = 8
+Entry = TypeVar("Entry")  # what Store._on_each_node groups by node
 
 
 class Conflict(Exception):
@@ -382,16 +383,10 @@ class Store:
         if not pending:
             return
         cluster = isinstance(self.client, RedisCluster)
-        by_node: dict[str, list[tuple[int, PendingAppend]]] = {}
-        for entry in pending:
-            by_node.setdefault(self._node_name(entry[1].keys[0]), []).append(entry)
         replicated, published = [], []
-        groups = list(by_node.values())
-        sends = [
-            partial(self._pipelined, writes[0][1].keys[0], self._append_filler(writes, cluster))
-            for writes in groups
-        ]
-        for writes, replies in zip(groups, at_once(sends), strict=True):
+        for writes, replies in self._on_each_node(
+            pending, lambda entry: entry[1].keys[0], partial(self._append_filler, cluster=cluster)
+        ):
             per_write = 1 if cluster else 2  # the write script, and on one server the lobby's
             for position, (index, write) in enumerate(writes):
                 reply = replies[per_write * position]
@@ -414,12 +409,9 @@ class Store:
         :func:`_plain_base`); else ``None``: :meth:`append` then reads again and answers (a
         repeat, a conflict, a rebuild from the rounds)."""
         keys = [ShoeKeys.of(table, shoe) for table, shoe, _ in wanted]
-        by_node: dict[str, list[int]] = {}
-        for position, shoe_keys in enumerate(keys):
-            by_node.setdefault(self._node_name(shoe_keys.meta), []).append(position)
         bases: list[LastWrite | None] = [None] * len(wanted)
 
-        def read(positions: list[int]) -> list:
+        def reads(positions: list[int]) -> Callable[[Any], None]:
             def fill(pipe: Any) -> None:
                 for position in positions:
                     k = keys[position]
@@ -427,19 +419,39 @@ class Store:
                         pipe, self.scripts.read_for_append, [k.meta, k.info, k.rounds, k.state], []
                     )
 
-            return self._pipelined(keys[positions[0]].meta, fill, wait=False)
+            return fill
 
-        groups = list(by_node.values())
-        for positions, replies in zip(
-            groups, at_once([partial(read, positions) for positions in groups]), strict=True
+        for positions, replies in self._on_each_node(
+            list(range(len(wanted))), lambda position: keys[position].meta, reads, wait=False
         ):
             for position, reply in zip(positions, replies, strict=True):
                 _, shoe, number = wanted[position]
                 bases[position] = _plain_base(reply, shoe, number)
         return bases
 
+    def _on_each_node(
+        self,
+        entries: Sequence[Entry],
+        slot_key: Callable[[Entry], str],
+        fill: Callable[[list[Entry]], Callable[[Any], None]],
+        *,
+        wait: bool = True,
+    ) -> list[tuple[list[Entry], list]]:
+        """``entries`` grouped by the node that holds each one's ``slot_key``, and for each group
+        the replies to what ``fill(group)`` queues on a pipeline to that node (see
+        :meth:`_pipelined`): every node's pipeline sent at once (:func:`~api.coalesce.at_once`),
+        so the caller waits for the slowest node, not for each in turn."""
+        by_node: dict[str, list[Entry]] = {}
+        for entry in entries:
+            by_node.setdefault(self._node_name(slot_key(entry)), []).append(entry)
+        groups = list(by_node.values())
+        sends = [
+            partial(self._pipelined, slot_key(group[0]), fill(group), wait=wait) for group in groups
+        ]
+        return list(zip(groups, at_once(sends), strict=True))
+
     def _append_filler(
-        self, writes: list[tuple[int, PendingAppend]], cluster: bool
+        self, writes: list[tuple[int, PendingAppend]], *, cluster: bool
     ) -> Callable[[Any], None]:
         """What queues ``writes``' scripts on a pipeline to their node; on one Redis server
         each with the lobby step that reads the update it stores."""

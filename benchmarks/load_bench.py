@@ -401,12 +401,13 @@ def aof_rewrites(settings: Settings) -> int:
     forks Redis and writes the whole dataset: on this 2-core machine it takes CPU from the
     service for a moment, which shows in the run's p99."""
     client = connect(settings)
-    if settings.cluster:
-        return sum(
-            info["aof_rewrites"]
-            for info in client.info("persistence", target_nodes=client.ALL_NODES).values()
-        )
-    return client.info("persistence")["aof_rewrites"]
+    try:
+        if settings.cluster:
+            every = client.info("persistence", target_nodes=client.ALL_NODES).values()
+            return sum(info["aof_rewrites"] for info in every)
+        return client.info("persistence")["aof_rewrites"]
+    finally:
+        client.close()
 
 
 def check(settings: Settings, answered: int, in_flight: int) -> None:
