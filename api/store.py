@@ -37,6 +37,7 @@ from api.events import EventHub
 from api.lobby import SEQ as LOBBY_SLOT
 from api.lobby import Lobby, round_event, update_of
 from api.localcache import LocalCache
+from api.nodelink import Commands, NodeLink
 from api.recentwrites import LastWrite, RecentWrites
 from api.records import dumps, record_of, round_of, same_round
 from api.scripts import (
@@ -443,7 +444,7 @@ class Store:
         so the caller waits for the slowest node, not for each in turn."""
         by_node: dict[str, list[Entry]] = {}
         for entry in entries:
-            by_node.setdefault(self._node_name(slot_key(entry)), []).append(entry)
+            by_node.setdefault(self._node_name(slot_key(entry), wait=wait), []).append(entry)
         groups = list(by_node.values())
         sends = [
             partial(self._pipelined, slot_key(group[0]), fill(group), wait=wait) for group in groups
@@ -689,47 +690,53 @@ class Store:
 
         Calls made at once to one node share one pipeline (group commit, :mod:`api.coalesce`):
         under load a worker has several writes in flight, and a round trip's fixed cost in the
-        client (about 0.14 ms of CPU) is then paid once for all of them. A call made while
-        nothing is in flight to that node goes at once."""
-        node = self._node_name(slot_key)
+        client is then paid once for all of them. A call made while nothing is in flight to that
+        node goes at once. Each node's batcher sends on a connection of its own
+        (:mod:`api.nodelink`), not one borrowed from the pool for every pipeline."""
+        replicas = self.settings.write_replicas if wait else 0
+        client = self._write_client(waiting=bool(replicas))
+        node = _node_of(client, slot_key)
         pid, batchers = self._batchers
         if pid != os.getpid():
             batchers = {}
             self._batchers = (os.getpid(), batchers)
-        batcher = batchers.get((node, wait))
+        # Keyed by the node as the client that sends sees it: once that client learns that a
+        # master moved, the slot's writes go to a new batcher, with a link to the new master.
+        batcher = batchers.get((node.name if node else "", wait))
         if batcher is None:
+            link = NodeLink(client.get_redis_connection(node) if node else client)
             batcher = batchers.setdefault(
-                (node, wait), Coalescer(lambda calls: self._send_pipeline(calls, wait))
+                (node.name if node else "", wait),
+                Coalescer(partial(self._send_pipeline, link=link, replicas=replicas)),
             )
         return batcher.call((slot_key, fill))
 
-    def _node_name(self, slot_key: str) -> str:
-        """The Redis Cluster node that holds ``slot_key`` now (``""`` for one Redis server)."""
-        client = self.client
-        return client.get_node_from_key(slot_key).name if isinstance(client, RedisCluster) else ""
+    def _node_name(self, slot_key: str, *, wait: bool) -> str:
+        """The Redis Cluster node that holds ``slot_key`` now, as the client that
+        :meth:`_pipelined` sends with sees it (``""`` for one Redis server)."""
+        client = self._write_client(waiting=bool(wait and self.settings.write_replicas))
+        node = _node_of(client, slot_key)
+        return node.name if node else ""
 
     def _send_pipeline(
-        self, calls: Sequence[tuple[str, Callable[[Any], None]]], wait: bool
+        self, calls: Sequence[tuple[str, Callable[[Any], None]]], *, link: NodeLink, replicas: int
     ) -> list[list]:
-        """One pipeline holding the commands of every call, ``(slot key, fill)``, all to one
-        node, with ``WAIT`` last when writes must reach replicas (then on one connection to the
-        master, and always on Redis Cluster); each call's replies, the ``WAIT`` count last.
-        After a ``NOSCRIPT`` the scripts are loaded and the pipeline is sent again, once."""
-        replicas = self.settings.write_replicas if wait else 0
+        """One pipeline on ``link`` (to one node) holding the commands of every call, ``(slot
+        key, fill)``, with ``WAIT`` for ``replicas`` last when there are any (``link`` is then a
+        connection of the client whose timeout outlasts the wait); each call's replies, the
+        ``WAIT`` count last. After a ``NOSCRIPT`` the scripts are loaded and the pipeline is sent
+        again, once."""
+        commands = Commands()
+        counts = []
+        for _, fill in calls:
+            queued = len(commands)
+            fill(commands)
+            counts.append(len(commands) - queued)
+        if replicas:
+            commands.execute_command("WAIT", replicas, self.settings.write_wait_ms)
         for attempt in range(2):
-            if replicas or isinstance(self.client, RedisCluster):
-                pipe = self._node_pipeline(calls[0][0], waiting=bool(replicas))
-            else:
-                pipe = self.client.pipeline(transaction=False)
-            counts = []
-            for _, fill in calls:
-                queued = len(pipe)
-                fill(pipe)
-                counts.append(len(pipe) - queued)
-            if replicas:
-                pipe.execute_command("WAIT", replicas, self.settings.write_wait_ms)
             try:
-                replies = self._execute_on_node(pipe)
+                replies = self._execute_on_node(link, commands.queued)
             except redis.exceptions.NoScriptError:
                 if attempt:
                     raise
@@ -754,31 +761,27 @@ class Store:
         order, so once a replica has it, it has every earlier write of that master too."""
         if not self.settings.write_replicas:
             return
-        pipe = self._node_pipeline(slot_key, waiting=True)
-        pipe.hincrby(slot_key, "syncs", 1)
-        pipe.execute_command("WAIT", self.settings.write_replicas, self.settings.write_wait_ms)
-        _, replicas = self._execute_on_node(pipe)
+        replies = self._pipelined(
+            slot_key, lambda commands: commands.execute_command("HINCRBY", slot_key, "syncs", 1)
+        )
+        replicas = replies[-1]
         if replicas < self.settings.write_replicas:
             raise NotReplicated(_not_replicated(replicas, self.settings.write_replicas))
 
-    def _node_pipeline(self, slot_key: str, *, waiting: bool) -> Any:
-        """A pipeline on one connection to the master that holds ``slot_key``: straight to the
-        node on Redis Cluster, without the cluster client's routing of every command. For
-        ``waiting`` (``WAIT`` counts the writes of its own connection), a connection of the
-        client whose timeout outlasts the wait."""
-        if waiting:
-            if self._blocking is None or self._blocking[0] != os.getpid():
-                self._blocking = (os.getpid(), self._blocking_factory())
-            client = self._blocking[1]
-        else:
-            client = self.client
-        if isinstance(client, RedisCluster):
-            client = client.get_redis_connection(client.get_node_from_key(slot_key))
-        return client.pipeline(transaction=False)
+    def _write_client(self, *, waiting: bool) -> redis.Redis:
+        """The client the write pipelines go through; for ``waiting`` (``WAIT`` counts the
+        writes of its own connection), one whose timeout outlasts the wait."""
+        if not waiting:
+            return self.client
+        if self._blocking is None or self._blocking[0] != os.getpid():
+            self._blocking = (os.getpid(), self._blocking_factory())
+        return self._blocking[1]
 
-    def _execute_on_node(self, pipe: Any) -> list:
+    def _execute_on_node(self, link: NodeLink, commands: Sequence[tuple[Any, ...]]) -> list:
+        """The replies of one round trip to ``link``'s node; on Redis Cluster, a failure of the
+        node makes the client learn the cluster's shape again."""
         try:
-            return pipe.execute()
+            return link.execute(commands)
         except redis.exceptions.NoScriptError:
             raise
         except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError):
@@ -894,6 +897,12 @@ class Store:
         pipe.lrange(keys.rounds, 0, -1)
         version, records = pipe.execute()
         return (int(version) if version is not None else None), [json.loads(r) for r in records]
+
+
+def _node_of(client: redis.Redis, slot_key: str) -> Any:
+    """The Redis Cluster node that holds ``slot_key`` as ``client`` sees it now (``None`` for
+    one Redis server)."""
+    return client.get_node_from_key(slot_key) if isinstance(client, RedisCluster) else None
 
 
 def _plain_base(reply: list, shoe: str, number: int) -> LastWrite | None:

@@ -173,9 +173,9 @@ def test_a_batch_of_new_shoes_is_read_and_written_a_round_trip_per_node(
     sent = []
     real = api.store.Store._execute_on_node
 
-    def count(self, pipe):
-        sent.append(len(pipe))
-        return real(self, pipe)
+    def count(self, link, commands):
+        sent.append(len(commands))
+        return real(self, link, commands)
 
     feed(client, "B", table="warm-up")  # the scripts are loaded: no pipeline is sent twice
     monkeypatch.setattr(api.store.Store, "_execute_on_node", count)
@@ -195,14 +195,14 @@ def test_a_batch_writes_to_every_node_at_once(client, backend, monkeypatch):
     in_flight, most = [], []
     real = api.store.Store._execute_on_node
 
-    def slow(self, pipe):
-        in_flight.append(pipe)
+    def slow(self, link, commands):
+        in_flight.append(commands)
         most.append(len(in_flight))
         time.sleep(0.05)  # long enough for the other nodes' pipelines to be sent meanwhile
         try:
-            return real(self, pipe)
+            return real(self, link, commands)
         finally:
-            in_flight.remove(pipe)
+            in_flight.remove(commands)
 
     tables = [f"w{n}" for n in range(12)]
     send(client, *(item(table, 1, result="B") for table in tables))  # this process knows them

@@ -23,12 +23,12 @@ def held_first_round_trip(app, monkeypatch) -> tuple[threading.Event, threading.
     entered, release, sent = threading.Event(), threading.Event(), []
     real = api.store.Store._execute_on_node
 
-    def execute(self, pipe):
-        sent.append(len(pipe))
+    def execute(self, link, commands):
+        sent.append(len(commands))
         if len(sent) == 1:
             entered.set()
             assert release.wait(10)
-        return real(self, pipe)
+        return real(self, link, commands)
 
     monkeypatch.setattr(api.store.Store, "_execute_on_node", execute)
     return entered, release, sent
@@ -98,11 +98,11 @@ def test_a_lost_shared_round_trip_fails_each_of_its_writes_and_each_retry_lands(
     entered, release, sent = held_first_round_trip(app, monkeypatch)
     held = api.store.Store._execute_on_node
 
-    def second_lost(self, pipe):
-        if len(sent) == 1 and len(pipe) > 2:  # the writers that came while the first was held
-            sent.append(len(pipe))
+    def second_lost(self, link, commands):
+        if len(sent) == 1 and len(commands) > 2:  # the writers that came while the first was held
+            sent.append(len(commands))
             raise api.store.redis.ConnectionError("connection lost before the pipeline went")
-        return held(self, pipe)
+        return held(self, link, commands)
 
     monkeypatch.setattr(api.store.Store, "_execute_on_node", second_lost)
     answers = write_at_once(app, entered, release)
