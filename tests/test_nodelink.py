@@ -54,14 +54,14 @@ def test_a_connection_lost_during_a_pause_is_made_again(client):
         b"OK",
         1,
     ]
-    assert client.client_kill_filter(_type=None, skipme=True, client_id=held_id(client)) == 1
+    assert client.client_kill_filter(_id=held_id(client)) == 1
     assert link.execute(commands(("INCR", "link:n"))) == [2]
 
 
 def test_a_connection_lost_between_close_pipelines_fails_one_and_the_next_reconnects(client):
     link = NodeLink(client, idle_check_seconds=60)  # no pause: no check
     link.execute(commands(("CLIENT", "SETNAME", "held-link")))
-    client.client_kill_filter(_type=None, skipme=True, client_id=held_id(client))
+    client.client_kill_filter(_id=held_id(client))
     with pytest.raises(redis.ConnectionError):
         link.execute(commands(("INCR", "link:n")))
     assert link.execute(commands(("INCR", "link:n"))) == [1]
