@@ -806,7 +806,9 @@ class Store:
         Raises :class:`NotFound` for an unknown shoe."""
         keys = ShoeKeys.of(table, shoe)
         token = self.versions.token()
-        version, cached = self.scripts.read_cached(keys=[keys.info, keys.cache_prefix + name])
+        version, cached = self._read(
+            self.scripts.read_cached, [keys.info, keys.cache_prefix + name]
+        )
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
         self.versions.saw(table, shoe, int(version), token)
@@ -819,9 +821,10 @@ class Store:
         shoe."""
         keys = ShoeKeys.of(table, shoe)
         token = self.versions.token()
-        reply = self.scripts.read_or_claim(
-            keys=[keys.info, keys.cache_prefix + name, _claim_key(keys, name), keys.state],
-            args=[claim_ms],
+        reply = self._read(
+            self.scripts.read_or_claim,
+            [keys.info, keys.cache_prefix + name, _claim_key(keys, name), keys.state],
+            [claim_ms],
         )
         if reply[0] is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
@@ -834,6 +837,30 @@ class Store:
         state = _at_version(reply[3], version)
         scorecard = Scorecard.from_bytes(state) if state is not None else None
         return Lookup(version, None, claimed=True, scorecard=scorecard)
+
+    def _read(self, script: Any, keys: list, args: Sequence = ()) -> Any:
+        """A read script's reply (see :meth:`_unwaited`)."""
+        return self._unwaited(
+            keys[0],
+            lambda commands: queue(commands, script, keys, list(args)),
+            lambda: script(keys=keys, args=list(args)),
+        )
+
+    def _unwaited(
+        self, slot_key: str, fill: Callable[[Any], None], routed: Callable[[], Any]
+    ) -> Any:
+        """The reply to the one command ``fill`` queues (a read, or a cache write): sent like
+        the writes (:meth:`_pipelined`) but without ``WAIT``, in one round trip with whatever
+        else is in flight to the node at that moment, on the connection held for it. On Redis
+        Cluster, should that fail because the cluster changed shape (a failover, a moved slot),
+        the command is made once more as ``routed``, through the cluster client's own routing,
+        which follows the change."""
+        try:
+            return self._pipelined(slot_key, fill, wait=False)[0]
+        except redis.ConnectionError:
+            if not isinstance(self.client, RedisCluster):
+                raise
+            return routed()
 
     def release_claim(self, table: str, shoe: str, name: str) -> None:
         """Give up a claim :meth:`look_up` took (the request answered without building)."""
@@ -854,7 +881,13 @@ class Store:
 
     def put_cached(self, table: str, shoe: str, name: str, version: int, body: bytes) -> None:
         key = ShoeKeys.of(table, shoe).cache_prefix + name
-        self.client.set(key, b"%d:%s" % (version, body), ex=self.settings.cache_ttl)
+        value, ttl = b"%d:%s" % (version, body), self.settings.cache_ttl
+        # A cache: lost with its node at worst, and rebuilt; no wait for replicas.
+        self._unwaited(
+            key,
+            lambda commands: commands.execute_command("SET", key, value, "EX", ttl),
+            lambda: self.client.set(key, value, ex=ttl),
+        )
 
     def scorecard(self, table: str, shoe: str) -> tuple[int, Scorecard]:
         """The shoe's current version and scorecard, from the cached state or rebuilt from the

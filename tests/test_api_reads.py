@@ -171,3 +171,24 @@ def test_a_304_gives_its_claim_back(app, redis_client):
     assert answer.status_code == 304
     assert keys(redis_client, "*:cache:claim:*") == []
     assert client.get("/v1/tables/t1/shoes/s1/roads").json == roads(client)
+
+
+@pytest.mark.parametrize("backend", ["cluster"], indirect=True)  # one server: no other route
+def test_a_read_whose_node_link_fails_is_made_again_through_the_cluster_client(
+    app, backend, monkeypatch
+):
+    import api.store
+
+    client = app.test_client()
+    feed(client, "BPB")
+    app.extensions["roads.store"].versions.stop()  # every read asks Redis
+    failed = []
+
+    def moved(self, link, commands):
+        failed.append(len(commands))
+        raise api.store.redis.ConnectionError("a Redis Cluster master moved; retry")
+
+    monkeypatch.setattr(api.store.Store, "_execute_on_node", moved)
+    answer = client.get("/v1/tables/t1/shoes/s1/roads")
+    assert answer.status_code == 200 and answer.json["rounds"] == 3
+    assert failed  # the held link was tried first
