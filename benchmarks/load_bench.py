@@ -22,7 +22,8 @@ Bounded in count and time, loopback only. For each backend (a redis-server; a lo
    reports the next round of 5 tables (``POST /v1/rounds``, a game server running many tables;
    the same 1,100 rounds a second, 220 requests). Then the same with everything at full speed
    (a stress figure: the reads then take whatever the ingest leaves). Requests per second and
-   p50 / p99 latency per endpoint.
+   p50 / p99 latency per endpoint. Every Redis node rewrites its append-only file before each
+   mixed run (waited for), so the runs start alike; each says how many rewrote during it.
 5. Every table's rounds are checked: no gap, no duplicate, and every round the ingest was
    answered 2xx for is stored.
 
@@ -40,6 +41,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from serving import ROOT, gunicorn, redis_server
@@ -281,6 +283,7 @@ def run(backend: str, url: str, cluster: bool, seconds: int, folder: Path) -> No
         # Each mixed run deals a new shoe at every table, from its round 1.
         answered = alone["ok"]
         for shoe, paced, batch in (("s2", True, 0), ("s3", True, BATCH), ("s4", False, 0)):
+            rewrite_now(settings)
             rewrites = aof_rewrites(settings)
             mixed = mixed_run(service, seconds, ingest_script, read_script, shoe, paced, batch)
             answered += mixed["ok"]
@@ -394,6 +397,30 @@ def ingest(
         start_wrk(base, seconds, connections, script, {**env, "FIRST": str(a), "LAST": str(b)})
         for base, (a, b) in zip(service, ranges, strict=True)
     ]
+
+
+def rewrite_now(settings: Settings) -> None:
+    """Have every node rewrite its append-only file now and wait until all are done, so each
+    mixed run starts from the same state whatever the runs before it wrote: a rewrite during the
+    run is then one that run's own writes caused."""
+    client = connect(settings)
+    nodes = (
+        [client.get_redis_connection(n) for n in client.get_nodes()]
+        if settings.cluster
+        else [client]
+    )
+    try:
+        for node in nodes:
+            node.bgrewriteaof()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            every = [node.info("persistence") for node in nodes]
+            if not any(i["aof_rewrite_in_progress"] or i["aof_rewrite_scheduled"] for i in every):
+                return
+            time.sleep(0.1)
+        raise SystemExit("the append-only file rewrites did not finish in 60 s")
+    finally:
+        client.close()
 
 
 def aof_rewrites(settings: Settings) -> int:
