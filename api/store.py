@@ -693,8 +693,7 @@ class Store:
         client is then paid once for all of them. A call made while nothing is in flight to that
         node goes at once. Each node's batcher sends on a connection of its own
         (:mod:`api.nodelink`), not one borrowed from the pool for every pipeline."""
-        replicas = self.settings.write_replicas if wait else 0
-        client = self._write_client(waiting=bool(replicas))
+        client = self._write_client(wait)
         node = _node_of(client, slot_key)
         pid, batchers = self._batchers
         if pid != os.getpid():
@@ -702,20 +701,19 @@ class Store:
             self._batchers = (os.getpid(), batchers)
         # Keyed by the node as the client that sends sees it: once that client learns that a
         # master moved, the slot's writes go to a new batcher, with a link to the new master.
-        batcher = batchers.get((node.name if node else "", wait))
+        key = (node.name if node else "", wait)
+        batcher = batchers.get(key)
         if batcher is None:
             link = NodeLink(client.get_redis_connection(node) if node else client)
-            batcher = batchers.setdefault(
-                (node.name if node else "", wait),
-                Coalescer(partial(self._send_pipeline, link=link, replicas=replicas)),
-            )
+            replicas = self.settings.write_replicas if wait else 0
+            send = partial(self._send_pipeline, link=link, replicas=replicas)
+            batcher = batchers.setdefault(key, Coalescer(send))
         return batcher.call((slot_key, fill))
 
     def _node_name(self, slot_key: str, *, wait: bool) -> str:
         """The Redis Cluster node that holds ``slot_key`` now, as the client that
         :meth:`_pipelined` sends with sees it (``""`` for one Redis server)."""
-        client = self._write_client(waiting=bool(wait and self.settings.write_replicas))
-        node = _node_of(client, slot_key)
+        node = _node_of(self._write_client(wait), slot_key)
         return node.name if node else ""
 
     def _send_pipeline(
@@ -768,10 +766,10 @@ class Store:
         if replicas < self.settings.write_replicas:
             raise NotReplicated(_not_replicated(replicas, self.settings.write_replicas))
 
-    def _write_client(self, *, waiting: bool) -> redis.Redis:
-        """The client the write pipelines go through; for ``waiting`` (``WAIT`` counts the
-        writes of its own connection), one whose timeout outlasts the wait."""
-        if not waiting:
+    def _write_client(self, wait: bool) -> redis.Redis:
+        """The client the pipelines go through; for those that ``wait`` for replicas (``WAIT``
+        counts the writes of its own connection), one whose timeout outlasts the wait."""
+        if not (wait and self.settings.write_replicas):
             return self.client
         if self._blocking is None or self._blocking[0] != os.getpid():
             self._blocking = (os.getpid(), self._blocking_factory())
