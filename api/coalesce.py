@@ -1,10 +1,11 @@
 """Calls that many requests of one process make at once, sent together (group commit).
 
-On Redis Cluster every write hands its lobby update to the lobby's node in a round trip of its
-own (see :mod:`api.lobby`). Under load a worker has many writes waiting on that node at once;
-a :class:`Coalescer` sends all the items waiting when it is free in one pipeline, and each
-caller gets the reply to its own item. Nobody waits for a timer: a call made while nothing is
-in flight goes at once, alone; calls made during a round trip go together in the next one.
+Every write, every cache look-up and, on Redis Cluster, every lobby step (see :mod:`api.lobby`)
+is a round trip to one Redis node. Under load a worker has many of them waiting on one node at
+once; a :class:`Coalescer` (one per node, see ``Store._pipelined``) sends all the items waiting
+when it is free in one pipeline, and each caller gets the reply to its own item. Nobody waits
+for a timer: a call made while nothing is in flight goes at once, alone; calls made during a
+round trip go together in the next one.
 
 Who sends: the first caller while nothing is in flight leads. A leader sends one batch (its own
 item and whatever queued before it) and then passes the lead to the oldest caller still

@@ -399,17 +399,24 @@ def ingest(
     ]
 
 
+@contextlib.contextmanager
+def every_node(settings: Settings):
+    """A client of each Redis node of the backend (one for a single server), closed after."""
+    client = connect(settings)
+    try:
+        if settings.cluster:
+            yield [client.get_redis_connection(node) for node in client.get_nodes()]
+        else:
+            yield [client]
+    finally:
+        client.close()
+
+
 def rewrite_now(settings: Settings) -> None:
     """Have every node rewrite its append-only file now and wait until all are done, so each
     mixed run starts from the same state whatever the runs before it wrote: a rewrite during the
     run is then one that run's own writes caused."""
-    client = connect(settings)
-    nodes = (
-        [client.get_redis_connection(n) for n in client.get_nodes()]
-        if settings.cluster
-        else [client]
-    )
-    try:
+    with every_node(settings) as nodes:
         for node in nodes:
             node.bgrewriteaof()
         deadline = time.monotonic() + 60
@@ -418,23 +425,15 @@ def rewrite_now(settings: Settings) -> None:
             if not any(i["aof_rewrite_in_progress"] or i["aof_rewrite_scheduled"] for i in every):
                 return
             time.sleep(0.1)
-        raise SystemExit("the append-only file rewrites did not finish in 60 s")
-    finally:
-        client.close()
+    raise SystemExit("the append-only file rewrites did not finish in 60 s")
 
 
 def aof_rewrites(settings: Settings) -> int:
     """How many append-only file rewrites the backend's nodes have made, all in all. A rewrite
     forks Redis and writes the whole dataset: on this 2-core machine it takes CPU from the
     service for a moment, which shows in the run's p99."""
-    client = connect(settings)
-    try:
-        if settings.cluster:
-            every = client.info("persistence", target_nodes=client.ALL_NODES).values()
-            return sum(info["aof_rewrites"] for info in every)
-        return client.info("persistence")["aof_rewrites"]
-    finally:
-        client.close()
+    with every_node(settings) as nodes:
+        return sum(node.info("persistence")["aof_rewrites"] for node in nodes)
 
 
 def check(settings: Settings, answered: int, in_flight: int) -> None:
