@@ -16,9 +16,11 @@ from roads.composition import Composition
 from roads.derived import BLUE, DERIVED_ROADS, RED, derived_mark
 from roads.errors import CardError, RoadsError, RoundError, RuleError, ShoeError
 from roads.grid import ROWS, GridLayout
+from roads.odds import VARIANTS
 from roads.patterns import PATTERNS, Pattern, PatternError, parse_expression
 from roads.round import Round
 from roads.scorecard import MAX_ROUNDS, Scorecard
+from roads.shoe import ShoeHead, Verdict, check_append
 from roads.state import StateError
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "PATTERNS",
     "RED",
     "ROWS",
+    "VARIANTS",
     "Card",
     "CardError",
     "Composition",
@@ -41,8 +44,11 @@ __all__ = [
     "RuleError",
     "Scorecard",
     "ShoeError",
+    "ShoeHead",
     "StateError",
     "Streak",
+    "Verdict",
+    "check_append",
     "derived_mark",
     "parse_card",
     "parse_expression",

@@ -11,9 +11,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from roads.columns import Columns
-from roads.grid import GridLayout, Tail
+from roads.grid import GridLayout, Tail, layout_cells
+from roads.state import Reader, Writer, read_columns, read_layout, write_columns, write_layout
+
+if TYPE_CHECKING:
+    from roads.round import Round
+    from roads.shapes import BigRoadShape
 
 _RUN = re.compile(r"B+|P+")
 _TIES = re.compile(r"T+")
@@ -64,11 +71,8 @@ class BigRoad:
             ties_before += len(tied.group())
         if not runs:
             return
-        first = runs[0][0]
-        second = "P" if first == "B" else "B"
-        sides = [first, second] * (len(runs) // 2) + [first] * (len(runs) % 2)
         lengths = list(map(len, runs))
-        self.columns.extend_runs(sides, lengths)
+        self.columns = Columns.of_runs(runs[0][0], lengths)
         self.layout.place_columns(lengths)
 
     def next_position(self, side: str) -> tuple[int, int]:
@@ -77,6 +81,56 @@ class BigRoad:
         if sides and sides[-1] == side:
             return len(sides) - 1, self.columns.lengths[-1]
         return len(sides), 0
+
+    def as_dict(self, rounds: Sequence[Round]) -> BigRoadShape:
+        """``{"leading_ties", "columns": [[cell, ...], ...]}``, each cell with its grid position
+        and its round's pair and natural flags (``rounds``: the shoe's rounds, by index)."""
+        positions = layout_cells(self.columns.lengths, self.layout.tail)
+        cells = iter(zip(positions, self.cell_rounds, self.ties, strict=True))
+        columns = []
+        for side, length in zip(self.columns.sides, self.columns.lengths, strict=True):
+            column = []
+            for _ in range(length):
+                (col, row), index, ties = next(cells)
+                round = rounds[index]
+                column.append(
+                    {
+                        "round": index + 1,
+                        "result": side,
+                        "ties": ties,
+                        "col": col,
+                        "row": row,
+                        "player_pair": round.player_pair,
+                        "banker_pair": round.banker_pair,
+                        "natural": round.natural,
+                    }
+                )
+            columns.append(column)
+        return {"leading_ties": self.leading_ties, "columns": columns}
+
+    def write(self, writer: Writer) -> None:
+        """The road's state (see :mod:`roads.state`): columns, leading ties, the tied cells and
+        their counts, the layout."""
+        write_columns(writer, self.columns)
+        writer.u16(self.leading_ties)
+        tied = [cell for cell, ties in enumerate(self.ties) if ties]
+        writer.u16s(tied)
+        writer.u16s([self.ties[cell] for cell in tied])
+        write_layout(writer, self.layout)
+
+    @classmethod
+    def read(cls, reader: Reader, tail: Tail, cell_rounds: list[int]) -> BigRoad:
+        """The road :meth:`write` wrote; ``cell_rounds`` (the round of each cell) is read off
+        the shoe's rounds, not stored."""
+        road = cls.__new__(cls)
+        road.columns = read_columns(reader)
+        road.leading_ties = reader.u16()
+        road.cell_rounds = cell_rounds
+        road.ties = [0] * len(cell_rounds)
+        for cell, count in zip(reader.u16s(), reader.u16s(), strict=True):
+            road.ties[cell] = count
+        road.layout = read_layout(reader, tail)
+        return road
 
     def copy(self) -> BigRoad:
         other = BigRoad.__new__(BigRoad)

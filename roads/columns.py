@@ -25,6 +25,16 @@ class Streak:
 
 NO_STREAK = Streak(None, 0)
 
+# Each road's two symbols: a column of one is always followed by a column of the other.
+OTHER = {"B": "P", "P": "B", "red": "blue", "blue": "red"}
+
+
+def alternating(first: str, count: int) -> list[str]:
+    """The symbols of ``count`` columns whose first is ``first``: consecutive columns of a road
+    always hold different symbols, so a road's columns are its first symbol and their lengths."""
+    pair = [first, OTHER[first]]
+    return pair * (count // 2) + pair[:1] * (count % 2)
+
 
 class Columns:
     """The columns of a road: one symbol and one length per column, and the longest run so far.
@@ -54,6 +64,13 @@ class Columns:
         if self._longest < 0:
             self._longest = 0
         return 0
+
+    @classmethod
+    def of_runs(cls, first: str, lengths: list[int]) -> Columns:
+        """Whole columns at once, the first of symbol ``first`` (the batch form of :meth:`push`)."""
+        columns = cls()
+        columns.extend_runs(alternating(first, len(lengths)), lengths)
+        return columns
 
     def extend_runs(self, sides: list[str], lengths: list[int]) -> None:
         """Fill an empty road with whole columns at once (the batch form of :meth:`push`)."""

@@ -16,10 +16,14 @@ Consecutive marks of one colour form a column, laid out with the Big Road's drag
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from roads.columns import Columns
 from roads.grid import GridLayout, Tail, layout_cells
+from roads.state import Reader, Writer, read_columns, read_layout, write_columns, write_layout
+
+if TYPE_CHECKING:
+    from roads.shapes import DerivedRoadShape
 
 RED = "red"
 BLUE = "blue"
@@ -107,10 +111,8 @@ class DerivedRoad:
         runs = _RUN.findall(derived_marks(lengths, self.k))
         if not runs:
             return
-        first, second = _COLOR[runs[0][0]], _COLOR["b" if runs[0][0] == "r" else "r"]
-        sides = [first, second] * (len(runs) // 2) + [first] * (len(runs) % 2)
         run_lengths = list(map(len, runs))
-        self.columns.extend_runs(sides, run_lengths)
+        self.columns = Columns.of_runs(_COLOR[runs[0][0]], run_lengths)
         self.layout.place_columns(run_lengths)
 
     def marks(self) -> list[str]:
@@ -120,7 +122,7 @@ class DerivedRoad:
             marks += [side] * length
         return marks
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> DerivedRoadShape:
         """``{"marks": [...], "columns": [[{"color", "col", "row"}, ...], ...]}``."""
         cells = iter(layout_cells(self.columns.lengths, self.layout.tail))
         columns = []
@@ -131,6 +133,16 @@ class DerivedRoad:
                 column.append({"color": side, "col": col, "row": row})
             columns.append(column)
         return {"marks": self.marks(), "columns": columns}
+
+    def write(self, writer: Writer) -> None:
+        """The road's state (see :mod:`roads.state`): its columns and its layout."""
+        write_columns(writer, self.columns)
+        write_layout(writer, self.layout)
+
+    def read(self, reader: Reader) -> None:
+        """Take the state :meth:`write` wrote (into a road made empty, with its name and k)."""
+        self.columns = read_columns(reader)
+        self.layout = read_layout(reader, self.layout.tail)
 
     def copy(self) -> DerivedRoad:
         other = DerivedRoad.__new__(DerivedRoad)

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from roads.cards import Card, parse_cards
 from roads.errors import RoundError, RuleError
-from roads.rules import BANKER_DRAWS_ON, banker_draws, is_natural, player_draws
+from roads.rules import BANKER_DRAWS_ON, banker_draws, hand_total, is_natural, player_draws
 
 Result = Literal["B", "P", "T"]
 RESULTS: tuple[str, ...] = ("B", "P", "T")
@@ -50,8 +50,8 @@ class Round:
         player_cards = parse_cards(player, "Player")
         banker_cards = parse_cards(banker, "Banker")
         check_drawing(player_cards, banker_cards)
-        player_total = sum(card.points for card in player_cards) % 10
-        banker_total = sum(card.points for card in banker_cards) % 10
+        player_total = hand_total(player_cards)
+        banker_total = hand_total(banker_cards)
         if player_total > banker_total:
             result = "P"
         elif banker_total > player_total:
@@ -67,8 +67,7 @@ class Round:
             natural=len(player_cards) == 2
             and len(banker_cards) == 2
             and (
-                is_natural((player_cards[0].points + player_cards[1].points) % 10)
-                or is_natural((banker_cards[0].points + banker_cards[1].points) % 10)
+                is_natural(hand_total(player_cards[:2])) or is_natural(hand_total(banker_cards[:2]))
             ),
             player_cards=player_cards,
             banker_cards=banker_cards,
@@ -199,8 +198,8 @@ def check_drawing(player: tuple[Card, ...], banker: tuple[Card, ...]) -> None:
     for name, hand in (("Player", player), ("Banker", banker)):
         if not 2 <= len(hand) <= 3:
             raise RuleError(f"the {name} hand must have 2 or 3 cards, not {len(hand)}")
-    player_two = (player[0].points + player[1].points) % 10
-    banker_two = (banker[0].points + banker[1].points) % 10
+    player_two = hand_total(player[:2])
+    banker_two = hand_total(banker[:2])
     if is_natural(player_two) or is_natural(banker_two):
         if len(player) == 3 or len(banker) == 3:
             naturals = " and ".join(

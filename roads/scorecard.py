@@ -19,21 +19,12 @@ from roads.bigroad import BigRoad
 from roads.composition import DEFAULT_DECKS, Composition
 from roads.derived import DERIVED_ROADS, DerivedRoad, derived_mark
 from roads.errors import RoundError, ShoeError
-from roads.grid import TAILS, Tail, layout_cells
+from roads.grid import TAILS, Tail
 from roads.patterns import PATTERNS, Pattern, good_roads_after, good_roads_of
 from roads.round import RESULTS, Round
 from roads.roundlog import RoundLog
-from roads.state import (
-    FORMAT_VERSION,
-    MAGIC,
-    Reader,
-    StateError,
-    Writer,
-    read_columns,
-    read_layout,
-    write_columns,
-    write_layout,
-)
+from roads.shapes import BigRoadShape, ScorecardShape
+from roads.state import FORMAT_VERSION, MAGIC, Reader, StateError, Writer
 from roads.stats import ShoeStats
 
 # No 8-deck shoe comes near this (416 cards make at most ~104 rounds); it bounds the state format.
@@ -307,35 +298,12 @@ class Scorecard:
             )
         return beads
 
-    def big_road_dict(self) -> dict[str, Any]:
+    def big_road_dict(self) -> BigRoadShape:
         """``{"leading_ties", "columns": [[cell, ...], ...]}`` with each cell's grid position."""
-        big_road = self.big_road
-        rounds = self._log.rounds()
-        positions = layout_cells(big_road.columns.lengths, self.tail)
-        cells = iter(zip(positions, big_road.cell_rounds, big_road.ties, strict=True))
-        columns = []
-        for side, length in zip(big_road.columns.sides, big_road.columns.lengths, strict=True):
-            column = []
-            for _ in range(length):
-                (col, row), index, ties = next(cells)
-                round = rounds[index]
-                column.append(
-                    {
-                        "round": index + 1,
-                        "result": side,
-                        "ties": ties,
-                        "col": col,
-                        "row": row,
-                        "player_pair": round.player_pair,
-                        "banker_pair": round.banker_pair,
-                        "natural": round.natural,
-                    }
-                )
-            columns.append(column)
-        return {"leading_ties": big_road.leading_ties, "columns": columns}
+        return self.big_road.as_dict(self._log.rounds())
 
-    def as_dict(self) -> dict[str, Any]:
-        """The canonical JSON-ready shape of the whole scorecard (see the README)."""
+    def as_dict(self) -> ScorecardShape:
+        """The canonical JSON-ready shape of the whole scorecard (see :mod:`roads.shapes`)."""
         shape: dict[str, Any] = {
             "rounds": len(self._bead),
             "bead_plate": self.bead_plate(),
@@ -346,7 +314,7 @@ class Scorecard:
         shape["probe"] = self.probe()
         shape["streaks"] = self.streaks()
         shape["stats"] = self.stats()
-        return shape
+        return shape  # type: ignore[return-value]
 
     # -- state ------------------------------------------------------------------------------
 
@@ -360,16 +328,9 @@ class Scorecard:
         self._log.write(writer)
         writer.raw(self._composition.to_bytes())
         writer.u16s(list(self._stats.counters()))
-        big_road = self.big_road
-        write_columns(writer, big_road.columns)
-        writer.u16(big_road.leading_ties)
-        tied = [cell for cell, ties in enumerate(big_road.ties) if ties]
-        writer.u16s(tied)
-        writer.u16s([big_road.ties[cell] for cell in tied])
-        write_layout(writer, big_road.layout)
+        self.big_road.write(writer)
         for road in self.derived:
-            write_columns(writer, road.columns)
-            write_layout(writer, road.layout)
+            road.write(writer)
         return bytes(writer.buf)
 
     @classmethod
@@ -393,17 +354,9 @@ class Scorecard:
         scorecard._composition = Composition(scorecard.decks, reader.raw(52))
         scorecard._stats = ShoeStats.from_counters(tuple(reader.u16s()))
         scorecard._bead = log.played()
-        big_road = scorecard.big_road
-        big_road.columns = read_columns(reader)
-        big_road.leading_ties = reader.u16()
-        big_road.cell_rounds = log.cells()
-        ties = big_road.ties = [0] * len(big_road.cell_rounds)
-        for cell, count in zip(reader.u16s(), reader.u16s(), strict=True):
-            ties[cell] = count
-        big_road.layout = read_layout(reader, tail)
+        scorecard.big_road = BigRoad.read(reader, tail, log.cells())
         for road in scorecard.derived:
-            road.columns = read_columns(reader)
-            road.layout = read_layout(reader, tail)
+            road.read(reader)
         if reader.pos != len(reader.data):
             raise StateError("scorecard state has trailing bytes")
         scorecard._probe = scorecard._compute_probe()

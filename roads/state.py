@@ -29,7 +29,6 @@ MAGIC = b"BR"
 FORMAT_VERSION = 1
 TAILS: tuple[Tail, ...] = ("stay", "drop")
 _SYMBOLS = ("B", "P", "red", "blue")
-_OTHER = {"B": "P", "P": "B", "red": "blue", "blue": "red"}
 _SWAP = sys.byteorder != "little"
 
 
@@ -108,11 +107,7 @@ def read_columns(reader: Reader) -> Columns:
     lengths = reader.u16s()
     if first >= len(_SYMBOLS):
         raise StateError("scorecard state holds an unknown road symbol")
-    side, other = _SYMBOLS[first], _OTHER[_SYMBOLS[first]]
-    sides = [side, other] * (len(lengths) // 2) + [side] * (len(lengths) % 2)
-    columns = Columns()
-    columns.extend_runs(sides, lengths)
-    return columns
+    return Columns.of_runs(_SYMBOLS[first], lengths)
 
 
 def write_layout(writer: Writer, layout: GridLayout) -> None:
