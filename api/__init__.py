@@ -1,4 +1,11 @@
-"""The roads service: a Flask app over Redis, built by :func:`create_app`."""
+"""The roads service: a Flask app over Redis, built by :func:`create_app`.
+
+The layers, each a package whose ``__init__`` says what it holds and may import (the arrows run
+down only): :mod:`api.http` (endpoints) over :mod:`api.services` (the parts, wired once) over
+:mod:`api.live` (background readers of Redis) and :mod:`api.storage` (keys, transport, scripts,
+repositories, read cache), all over the domain library :mod:`roads`. ``docs/architecture.md``
+draws the map.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +14,11 @@ from pathlib import Path
 
 from flask import Flask
 
-from api import errors
 from api.config import Settings
 from api.demo import DemoFeeder
-from api.errors import RoadsApi
-from api.events import BLOCK_SECONDS
-from api.store import Store, connect
-from api.views import events, health, images, lobby, odds, pages, rounds, tables
-from api.views import roads as roads_views
-from api.views.common import ID_PATTERN, IdConverter
+from api.http import register
+from api.http.answers import IdConverter
+from api.services import Services
 
 log = logging.getLogger("roads")
 
@@ -35,40 +38,11 @@ def create_app(settings: Settings | None = None) -> Flask:
         MAX_CONTENT_LENGTH=settings.max_body,
     )
     app.url_map.converters["id"] = IdConverter
-
     if settings.embedded:
-        from api.embedded import embedded_redis
-
-        factory = blocking = embedded_redis()
         log.warning("no REDIS_URL: using an embedded in-process Redis (fakeredis); nothing is kept")
-    else:
-        factory = lambda: connect(settings)  # noqa: E731
-        # Blocking reads (the event stream) and WAIT for replicas need a longer socket timeout.
-        patience = max(BLOCK_SECONDS, settings.write_wait_ms / 1000)
-        blocking = lambda: connect(settings, blocking_seconds=patience)  # noqa: E731
-    store = Store(settings, factory, blocking)
+    services = Services.build(settings)
+    app.extensions["roads"] = services
     app.extensions["roads.settings"] = settings
-    app.extensions["roads.store"] = store
-    app.extensions["roads.demo"] = DemoFeeder(store) if settings.demo else None
-
-    api = RoadsApi(app)
-    api.register_converter(
-        IdConverter, lambda converter: {"type": "string", "pattern": f"^{ID_PATTERN}$"}
-    )
-    api.spec.components.security_scheme(
-        "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
-    )
-    errors.register(app, api)
-    app.register_blueprint(pages.blp)
-    for blueprint in (
-        health.blp,
-        lobby.blp,
-        tables.blp,
-        rounds.blp,
-        roads_views.blp,
-        images.blp,
-        odds.blp,
-        events.blp,
-    ):
-        api.register_blueprint(blueprint)
+    app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
+    register(app)
     return app

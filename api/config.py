@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+NAMESPACE = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 
 
 class ConfigError(ValueError):
@@ -20,7 +23,7 @@ class Settings:
     - ``ROADS_INGEST_KEYS``: comma-separated API keys for the ingest endpoints; none configured
       means ingest is refused.
     - ``ROADS_REDIS_CLUSTER``: ``1`` when the URL names a node of a Redis Cluster; the service
-      then uses redis-py's ``RedisCluster`` client (see :mod:`api.store` for the key layout).
+      then uses redis-py's ``RedisCluster`` client (see :mod:`api.storage.keys` for the key layout).
     - ``ROADS_WRITE_REPLICAS``: acknowledge a write only once this many replicas have it
       (``WAIT``; default 0: acknowledged when the master has it). ``ROADS_WRITE_WAIT_MS``: how
       long to wait for them (default 500) before answering 503 (the retry is safe).
@@ -30,6 +33,11 @@ class Settings:
       cached scorecard states (both are rebuilt from the rounds when gone).
     - ``ROADS_DEMO``: feed demo tables from the shoe simulator (default: on when embedded).
     - ``ROADS_SSE_HEARTBEAT``: seconds between heartbeat comments on ``/v1/events`` (15).
+    - ``ROADS_NAMESPACE``: a prefix for every key and channel name, for deployments that share a
+      Redis database or a cluster (1-32 letters, digits, ``_ . -``; none by default). Deployments
+      on different databases of one server are kept apart without it.
+    - ``ROADS_TRANSPORT``: ``links`` (default) sends each node's pipelines on a connection held
+      for it; ``pipeline`` uses redis-py's stock pipelines (see :mod:`api.storage.transport`).
     """
 
     redis_url: str | None = None
@@ -43,6 +51,8 @@ class Settings:
     state_ttl: int = 2 * 86400
     demo: bool = False
     sse_heartbeat: float = 15.0
+    namespace: str | None = None
+    transport: str = "links"
 
     @property
     def embedded(self) -> bool:
@@ -67,7 +77,25 @@ class Settings:
             state_ttl=_number(env, "ROADS_STATE_TTL", 2 * 86400, int),
             demo=_flag(env, "ROADS_DEMO", default=redis_url is None),
             sse_heartbeat=_number(env, "ROADS_SSE_HEARTBEAT", 15.0, float),
+            namespace=_namespace(env),
+            transport=_choice(env, "ROADS_TRANSPORT", ("links", "pipeline")),
         )
+
+
+def _namespace(env: Mapping[str, str]) -> str | None:
+    text = env.get("ROADS_NAMESPACE", "").strip()
+    if not text:
+        return None
+    if not NAMESPACE.match(text):
+        raise ConfigError(f"ROADS_NAMESPACE must be 1-32 letters, digits, _ . or -, not {text!r}")
+    return text
+
+
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    text = env.get(name, "").strip() or choices[0]
+    if text not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {text!r}")
+    return text
 
 
 def _number(env: Mapping[str, str], name: str, default, kind):

@@ -6,7 +6,7 @@ import logging
 import random
 import threading
 
-from api.store import Store
+from api.services import Services
 from roads.simulator import deal_shoe
 
 log = logging.getLogger("roads.demo")
@@ -23,8 +23,10 @@ class DemoFeeder:
     """Deals simulated shoes to the demo tables: a head start at once, then a round every few
     seconds per table, and a new shoe when one ends."""
 
-    def __init__(self, store: Store, *, interval: float = 3.0, seed: int | None = None) -> None:
-        self.store = store
+    def __init__(
+        self, services: Services, *, interval: float = 3.0, seed: int | None = None
+    ) -> None:
+        self.services = services
         self.interval = interval
         self.rng = random.Random(seed)
         self._stop = threading.Event()
@@ -42,7 +44,7 @@ class DemoFeeder:
         try:
             shoes = {}
             for table, name, variant in DEMO_TABLES:
-                self.store.put_table(table, name, variant)
+                self.services.tables.put(table, name, variant)
                 shoes[table] = self._new_shoe(table, head_start=self.rng.randint(20, 60))
             while not self._stop.wait(self.interval / len(DEMO_TABLES)):
                 table = self.rng.choice(list(shoes))
@@ -50,7 +52,7 @@ class DemoFeeder:
                 if dealt == len(rounds):
                     shoes[table] = self._new_shoe(table, head_start=0)
                     continue
-                self.store.append(table, shoe_id, dealt + 1, rounds[dealt])
+                self.services.rounds.append(table, shoe_id, dealt + 1, rounds[dealt])
                 shoes[table] = (shoe_id, rounds, dealt + 1)
         except Exception:  # a demo must never take the service down
             log.exception("demo feeder stopped")
@@ -61,5 +63,5 @@ class DemoFeeder:
         rounds = deal_shoe(seed)
         shoe_id = f"shoe-{seed:08x}"
         for number in range(1, head_start + 1):
-            self.store.append(table, shoe_id, number, rounds[number - 1])
+            self.services.rounds.append(table, shoe_id, number, rounds[number - 1])
         return shoe_id, rounds, head_start

@@ -47,7 +47,9 @@ from pathlib import Path
 from serving import ROOT, gunicorn, redis_server
 
 from api.config import Settings
-from api.store import NotFound, Store, connect
+from api.services import Services
+from api.storage.clients import connect
+from api.storage.errors import NotFound
 from roads import Round
 from tests.redis_cluster import LocalCluster
 
@@ -171,11 +173,11 @@ end
 
 
 def seed(settings: Settings) -> None:
-    store = Store(settings, lambda: connect(settings))
+    services = Services.build(settings)
     for t in range(TABLES):
-        store.put_table(f"t{t}", f"Table {t}", "standard")
+        services.tables.put(f"t{t}", f"Table {t}", "standard")
         for number in range(1, SEEDED + 1):
-            store.append(f"t{t}", "s1", number, Round("BPPBT"[(number + t) % 5]))
+            services.rounds.append(f"t{t}", "s1", number, Round("BPPBT"[(number + t) % 5]))
 
 
 def start_wrk(
@@ -440,12 +442,12 @@ def check(settings: Settings, answered: int, in_flight: int) -> None:
     """Every table's rounds are 1..n with no gap or duplicate, and every round the ingest was
     answered 2xx for is stored (a few more may be: requests still in flight when wrk stopped
     counting, at most one per connection per run)."""
-    store = Store(settings, lambda: connect(settings))
+    rounds = Services.build(settings).rounds
     total = 0
     for t in range(TABLES):
         for shoe in ("s1", "s2", "s3", "s4"):
             try:
-                _, records = store.history(f"t{t}", shoe)
+                _, records = rounds.history(f"t{t}", shoe)
             except NotFound:
                 continue
             numbers = [record["round"] for record in records]

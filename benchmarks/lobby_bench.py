@@ -33,7 +33,7 @@ import serving
 from serving import gunicorn, redis_server
 
 from api.config import Settings
-from api.store import Store, connect
+from api.services import Services
 from roads.simulator import deal_shoe
 
 KEY = "bench-key"
@@ -42,16 +42,16 @@ KEY = "bench-key"
 def fill(url: str, tables: int) -> dict[str, int]:
     """Store ``tables`` tables' shoes through the service's store; returns each one's rounds."""
     settings = Settings(redis_url=url, ingest_keys=(KEY,))
-    store = Store(settings, lambda: connect(settings))
+    services = Services.build(settings)
     rng = random.Random(7)
     counts = {}
     for n in range(tables):
         table = f"table-{n:04d}"
-        store.put_table(table, f"Baccarat {n + 1}", rng.choice(["standard", "no_commission"]))
+        services.tables.put(table, f"Baccarat {n + 1}", rng.choice(["standard", "no_commission"]))
         rounds = deal_shoe(rng.getrandbits(32))
         counts[table] = rng.randint(10, 70)
         for number in range(1, counts[table] + 1):
-            store.append(table, "s1", number, rounds[number - 1])
+            services.rounds.append(table, "s1", number, rounds[number - 1])
     return counts
 
 

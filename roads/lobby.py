@@ -101,3 +101,13 @@ def sort_key(road: str, table_summary: Mapping[str, Any]) -> tuple[int, int]:
     (use with ``reverse=True``)."""
     runs = table_summary["streaks"][road]
     return runs["current"]["length"], runs["longest"]["length"]
+
+
+def transitions(old: Mapping[str, str], new: Mapping[str, str]) -> set[tuple[str, str, str]]:
+    """How a table's membership (pattern -> since round, or bet -> return) changed: ``(name,
+    "stop", old value)`` for each name that left, ``(name, "start", new value)`` for each that
+    came. A name in both stays, whatever its value: no event (a Good Road holding on, an edge
+    whose return moved but stayed above 100%)."""
+    stopped = {(name, "stop", value) for name, value in old.items() if name not in new}
+    started = {(name, "start", value) for name, value in new.items() if name not in old}
+    return stopped | started

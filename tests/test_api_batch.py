@@ -6,7 +6,6 @@ import time
 
 import pytest
 
-import api.store
 from roads import Round, Scorecard
 from roads.simulator import deal_shoe
 
@@ -171,14 +170,13 @@ def test_a_batch_of_new_shoes_is_read_and_written_a_round_trip_per_node(
     client, backend, monkeypatch
 ):
     sent = []
-    real = api.store.Store._execute_on_node
 
-    def count(self, link, commands):
+    def count(commands, send):
         sent.append(len(commands))
-        return real(self, link, commands)
+        return send(commands)
 
     feed(client, "B", table="warm-up")  # the scripts are loaded: no pipeline is sent twice
-    monkeypatch.setattr(api.store.Store, "_execute_on_node", count)
+    monkeypatch.setattr(client.application.extensions["roads"].transport, "hook", count)
     tables = [f"n{n}" for n in range(12)]
     answer = send(client, *(item(table, 1, result="P") for table in tables))
     assert statuses(answer) == [201] * len(tables)
@@ -193,20 +191,19 @@ def test_a_batch_of_new_shoes_is_read_and_written_a_round_trip_per_node(
 @pytest.mark.parametrize("backend", ["cluster"], indirect=True)  # one server is one node
 def test_a_batch_writes_to_every_node_at_once(client, backend, monkeypatch):
     in_flight, most = [], []
-    real = api.store.Store._execute_on_node
 
-    def slow(self, link, commands):
+    def slow(commands, send):
         in_flight.append(commands)
         most.append(len(in_flight))
         time.sleep(0.05)  # long enough for the other nodes' pipelines to be sent meanwhile
         try:
-            return real(self, link, commands)
+            return send(commands)
         finally:
             in_flight.remove(commands)
 
     tables = [f"w{n}" for n in range(12)]
     send(client, *(item(table, 1, result="B") for table in tables))  # this process knows them
-    monkeypatch.setattr(api.store.Store, "_execute_on_node", slow)
+    monkeypatch.setattr(client.application.extensions["roads"].transport, "hook", slow)
     answer = send(client, *(item(table, 2, result="P") for table in tables))
     assert statuses(answer) == [201] * len(tables)
     assert max(most) >= 2  # 12 tables: on more than one of the 3 masters, in flight together

@@ -123,7 +123,7 @@ def test_pictures_never_outlive_a_redis_that_lost_its_data(own_redis):
     client = app.test_client()
     url = "/v1/tables/t1/shoes/s1/roads/big_road.png"
     feed(client, "BPB")
-    store = app.extensions["roads.store"]
+    store = app.extensions["roads"]
     deadline = time.monotonic() + 5
     while store.versions.get("t1", "s1") != 3:  # subscribed: the fast path is in use
         assert time.monotonic() < deadline

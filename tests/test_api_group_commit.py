@@ -1,9 +1,10 @@
-"""Writes made at once by one process share a round trip (group commit, Store._pipelined), and
+"""Writes made at once by one process share a round trip (group commit, Transport.pipeline), and
 each still gets exactly its own answer."""
 
 import threading
 
-import api.store
+import redis
+
 from roads import Scorecard
 
 from .api_helpers import post_round, roads
@@ -21,16 +22,15 @@ def held_first_round_trip(app, monkeypatch) -> tuple[threading.Event, threading.
             # (201, or 503 where no write can reach the replicas it waits for)
             assert post_round(client, number, f"t{n}", result="P").status_code in (201, 503)
     entered, release, sent = threading.Event(), threading.Event(), []
-    real = api.store.Store._execute_on_node
 
-    def execute(self, link, commands):
+    def execute(commands, send):
         sent.append(len(commands))
         if len(sent) == 1:
             entered.set()
             assert release.wait(10)
-        return real(self, link, commands)
+        return send(commands)
 
-    monkeypatch.setattr(api.store.Store, "_execute_on_node", execute)
+    monkeypatch.setattr(app.extensions["roads"].transport, "hook", execute)
     return entered, release, sent
 
 
@@ -47,10 +47,9 @@ def write_at_once(app, entered, release) -> dict:
     others = [threading.Thread(target=write, args=(n,)) for n in range(1, WRITERS)]
     for thread in others:
         thread.start()
-    store = app.extensions["roads.store"]
+    transport = app.extensions["roads"].transport
     for _ in range(1000):  # until every other writer waits for the next round trip
-        batchers = store._batchers[1]
-        if any(len(batcher._waiting) == WRITERS - 1 for batcher in batchers.values()):
+        if transport.waiting() == WRITERS - 1:
             break
         threading.Event().wait(0.005)
     else:
@@ -96,15 +95,16 @@ def test_a_lost_shared_round_trip_fails_each_of_its_writes_and_each_retry_lands(
 ):
     app = make_app(redis_server.url)
     entered, release, sent = held_first_round_trip(app, monkeypatch)
-    held = api.store.Store._execute_on_node
+    transport = app.extensions["roads"].transport
+    held = transport.hook
 
-    def second_lost(self, link, commands):
+    def second_lost(commands, send):
         if len(sent) == 1 and len(commands) > 2:  # the writers that came while the first was held
             sent.append(len(commands))
-            raise api.store.redis.ConnectionError("connection lost before the pipeline went")
-        return held(self, link, commands)
+            raise redis.ConnectionError("connection lost before the pipeline went")
+        return held(commands, send)
 
-    monkeypatch.setattr(api.store.Store, "_execute_on_node", second_lost)
+    monkeypatch.setattr(transport, "hook", second_lost)
     answers = write_at_once(app, entered, release)
     assert answers.pop("t0").status_code == 201
     assert {answer.status_code for answer in answers.values()} == {503}

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redis.cluster import RedisCluster
 
-from api.lobby import Lobby
-from api.records import round_of
+from api.storage.lobbyscript import LobbyPublish
+from api.storage.records import round_of
 from roads import PATTERNS, Scorecard
 from roads.lobby import summary
 from roads.simulator import deal_shoe
@@ -192,7 +192,7 @@ def test_a_retry_hands_a_lost_lobby_update_over(client, backend, monkeypatch):
     feed(client, "BBB", table="t")
     if backend.cluster:
         # The lobby step is a second round trip: the connection drops before it.
-        real, name = Lobby.queue_publish, "queue_publish"
+        real, name = LobbyPublish.queue, "queue"
 
         def lost(self, *args, **kwargs):
             raise redis.ConnectionError("connection lost after the commit")
@@ -200,15 +200,15 @@ def test_a_retry_hands_a_lost_lobby_update_over(client, backend, monkeypatch):
         lost_status = 503
     else:
         # The lobby step rides with the write: as if the server stopped between the two.
-        real, name = Lobby.publish_stored, "publish_stored"
+        real, name = LobbyPublish.queue_stored, "queue_stored"
 
         def lost(self, *args, **kwargs):
             pass
 
         lost_status = 201
-    monkeypatch.setattr(Lobby, name, lost)
+    monkeypatch.setattr(LobbyPublish, name, lost)
     assert post_round(client, 4, "t", result="B").status_code == lost_status
-    monkeypatch.setattr(Lobby, name, real)
+    monkeypatch.setattr(LobbyPublish, name, real)
     assert by_id(tiles(client))["t"]["rounds_played"] == 3  # the lobby lags by that write
     retry = post_round(client, 4, "t", result="B")
     assert retry.status_code == 200  # the round was stored: an idempotent answer
@@ -218,10 +218,10 @@ def test_a_retry_hands_a_lost_lobby_update_over(client, backend, monkeypatch):
 
 def test_an_older_lobby_update_never_overwrites_a_newer_one(app, client):
     feed(client, "BBB", table="t")
-    stored = app.extensions["roads.store"].client.get("{t:t}:lobby")
+    stored = app.extensions["roads"].transport.client.get("{t:t}:lobby")
     feed_more = post_round(client, 4, "t", result="P")
     assert feed_more.status_code == 201
-    app.extensions["roads.store"].publish_lobby([("t", stored)])  # a late, older update
+    app.extensions["roads"].rounds.publish_lobby([("t", stored)])  # a late, older update
     assert by_id(tiles(client))["t"]["recent"] == ["B", "B", "B", "P"]
 
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from api.storage.scripts import LookUp, at_version, stamped
 from roads import Scorecard
 
 from .api_helpers import delete, feed, keys, post_round, roads
@@ -145,17 +146,25 @@ def test_ingest_answers_are_json_with_location_of_truth(client):
 
 
 def test_a_miss_claims_its_build_once_per_version_and_brings_the_scorecard(app):
-    client, store = app.test_client(), app.extensions["roads.store"]
+    client, services = app.test_client(), app.extensions["roads"]
+    redis_client = services.transport.client
+    keys = services.keys.shoe("t1", "s1")
+
+    def look_up():
+        read = LookUp(keys, "probe-test", 2000)
+        return read.parse(read.run(redis_client))
+
     feed(client, "BPPB")
-    first = store.look_up("t1", "s1", "probe-test", 2000)
+    first = look_up()
     assert (first.version, first.body, first.claimed) == (4, None, True)
-    assert first.scorecard.as_dict() == Scorecard.from_rounds("BPPB").as_dict()
-    again = store.look_up("t1", "s1", "probe-test", 2000)
+    state = at_version(first.state, first.version)
+    assert Scorecard.from_bytes(state).as_dict() == Scorecard.from_rounds("BPPB").as_dict()
+    again = look_up()
     assert (again.version, again.body, again.claimed) == (4, None, False)  # being built
-    store.put_cached("t1", "s1", "probe-test", 4, b"built")
-    assert store.look_up("t1", "s1", "probe-test", 2000).body == b"built"
+    redis_client.set(keys.cache("probe-test"), stamped(4, b"built"))
+    assert look_up().body == b"built"
     post_round(client, 5, result="P")
-    newer = store.look_up("t1", "s1", "probe-test", 2000)
+    newer = look_up()
     assert (newer.version, newer.body, newer.claimed) == (5, None, True)  # a new version
 
 
@@ -166,7 +175,7 @@ def test_a_304_gives_its_claim_back(app, redis_client):
     # The cached answer is lost (evicted): the next revalidation finds nothing and claims
     # the build, but answers 304 without building, so the claim goes back at once.
     delete(redis_client, keys(redis_client, "*:cache:*"))
-    app.extensions["roads.store"].responses.clear()
+    app.extensions["roads"].reads.memo.clear()
     answer = client.get("/v1/tables/t1/shoes/s1/roads", headers={"If-None-Match": etag})
     assert answer.status_code == 304
     assert keys(redis_client, "*:cache:claim:*") == []
@@ -177,18 +186,18 @@ def test_a_304_gives_its_claim_back(app, redis_client):
 def test_a_read_whose_node_link_fails_is_made_again_through_the_cluster_client(
     app, backend, monkeypatch
 ):
-    import api.store
+    import redis
 
     client = app.test_client()
     feed(client, "BPB")
-    app.extensions["roads.store"].versions.stop()  # every read asks Redis
+    app.extensions["roads"].versions.stop()  # every read asks Redis
     failed = []
 
-    def moved(self, link, commands):
+    def moved(commands, send):
         failed.append(len(commands))
-        raise api.store.redis.ConnectionError("a Redis Cluster master moved; retry")
+        raise redis.ConnectionError("a Redis Cluster master moved; retry")
 
-    monkeypatch.setattr(api.store.Store, "_execute_on_node", moved)
+    monkeypatch.setattr(app.extensions["roads"].transport, "hook", moved)
     answer = client.get("/v1/tables/t1/shoes/s1/roads")
     assert answer.status_code == 200 and answer.json["rounds"] == 3
     assert failed  # the held link was tried first

@@ -4,8 +4,8 @@ the other's writes, every write lands on the shoe as it really is."""
 
 import pytest
 
-import api.store
-from api.recentwrites import LastWrite, RecentWrites
+import api.storage.rounds
+from api.storage.recentwrites import LastWrite, RecentWrites
 from roads import Round, Scorecard
 
 from .api_helpers import feed, post_round, roads
@@ -68,13 +68,13 @@ def test_a_variant_changed_elsewhere_is_what_the_next_write_uses(client, other, 
     answer = other.put("/v1/tables/t1", json=renamed, headers=AUTH)
     assert answer.status_code in (200, 201), answer.json
     seen = []
-    real = api.store.update_of
+    real = api.storage.rounds.update_of
 
     def spy(*args, **kwargs):
         seen.append(kwargs["variant"])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(api.store, "update_of", spy)
+    monkeypatch.setattr(api.storage.rounds, "update_of", spy)
     assert post_round(client, 4, result="B").status_code == 201
     assert seen[-1] == "no_commission"
     # The first try used the stale guess and was refused by the script; the second read afresh.

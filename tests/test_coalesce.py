@@ -1,11 +1,11 @@
-"""The group commit of lobby updates (api.coalesce): each caller gets its own reply, calls made
-during a round trip go together in the next one, an error reaches every caller of its batch."""
+"""The group commit (api.storage.coalesce): each caller gets its own reply, calls made during a
+round trip go together in the next one, an error reaches every caller of its batch."""
 
 import threading
 
 import pytest
 
-from api.coalesce import Coalescer, at_once
+from api.storage.coalesce import Coalescer, at_once
 
 
 class Recorder:
@@ -50,9 +50,8 @@ def join(threads: list[threading.Thread]) -> None:
 
 def wait_queued(coalescer: Coalescer, count: int) -> None:
     for _ in range(1000):
-        with coalescer._lock:
-            if len(coalescer._waiting) >= count:
-                return
+        if coalescer.waiting >= count:
+            return
         threading.Event().wait(0.005)
     raise AssertionError(f"{count} callers never queued")
 

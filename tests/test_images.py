@@ -220,10 +220,10 @@ def test_many_clients_asking_at_once_render_once(app, monkeypatch):
         threading.Event().wait(0.2)  # a slow render, so every request overlaps it
         return real_paint(scene)
 
-    monkeypatch.setattr("api.views.images.paint", slow_paint)
+    monkeypatch.setattr("api.http.images.paint", slow_paint)
     # The others wait this long for the one render before drawing themselves: long enough that
     # a slow, shared test machine never turns this test into a race against that timeout.
-    monkeypatch.setattr("api.views.common.WAIT_SECONDS", 10.0)
+    monkeypatch.setattr(app.extensions["roads"].reads, "wait_seconds", 10.0)
     answers = []
 
     def ask():
@@ -247,7 +247,7 @@ def test_a_write_by_another_process_reaches_the_pictures(backend, redis_client):
     feed(writer.test_client(), "BPB")
     client = reader.test_client()
     first = client.get(PNG.format("big_road"))
-    store = reader.extensions["roads.store"]
+    store = reader.extensions["roads"]
     # The reader now knows the shoe's version without asking Redis (once subscribed).
     deadline = time.monotonic() + 5
     while store.versions.get("t1", "s1") != 3:
@@ -265,13 +265,15 @@ def test_a_write_by_another_process_reaches_the_pictures(backend, redis_client):
         time.sleep(0.005)
     assert store.versions.get("t1", "s1") == 4
     for app in (reader, writer):
-        app.extensions["roads.store"].versions.stop()
+        app.extensions["roads"].versions.stop()
 
 
 def test_without_a_subscription_every_read_asks_redis():
-    from api.versions import VersionWatch
+    from api.live.versions import VersionWatch
 
-    broken = VersionWatch(lambda: (_ for _ in ()).throw(ConnectionError("no Redis")))
+    broken = VersionWatch(
+        lambda: (_ for _ in ()).throw(ConnectionError("no Redis")), "roads:versions"
+    )
     assert broken.get("t1", "s1") is None
     broken.saw("t1", "s1", 5, broken.token())
     assert broken.get("t1", "s1") is None  # nothing is trusted while unsubscribed
@@ -281,7 +283,7 @@ def test_without_a_subscription_every_read_asks_redis():
 def test_a_read_from_before_the_subscription_is_never_remembered(redis_server):
     import redis
 
-    from api.versions import VersionWatch
+    from api.live.versions import VersionWatch
 
     # The subscriber waits for the gate, so the first token is certainly taken before the
     # subscription is confirmed (without it the thread could win the race and the test pass
@@ -292,7 +294,7 @@ def test_a_read_from_before_the_subscription_is_never_remembered(redis_server):
         gate.wait(5)
         return redis.Redis.from_url(redis_server.url)
 
-    watch = VersionWatch(connect)
+    watch = VersionWatch(connect, "roads:versions")
     early = watch.token()
     assert early is None
     gate.set()

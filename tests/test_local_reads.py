@@ -33,7 +33,7 @@ def test_a_hot_json_read_asks_redis_nothing(redis_server, redis_client):
     app = make_app(redis_server.url)
     client = app.test_client()
     feed(client, "BPPB")
-    store = app.extensions["roads.store"]
+    store = app.extensions["roads"]
     until(lambda: client.get("/v1/tables/t1/roads") and store.versions.get("t1", "s1") == 4)
     first = client.get("/v1/tables/t1/roads")
     client.get("/v1/tables/t1/shoes/s1/stats")  # built once, kept
@@ -50,7 +50,7 @@ def test_another_processs_writes_and_new_shoes_reach_the_reader(redis_server, re
     reader, writer = make_app(redis_server.url), make_app(redis_server.url)
     client, other = reader.test_client(), writer.test_client()
     feed(other, "BPB")
-    store = reader.extensions["roads.store"]
+    store = reader.extensions["roads"]
     until(lambda: client.get("/v1/tables/t1/roads") and store.versions.get("t1", "s1") == 3)
     assert client.get("/v1/tables/t1/roads").json["rounds"] == 3
     post_round(other, 4, result="P")
@@ -59,15 +59,15 @@ def test_another_processs_writes_and_new_shoes_reach_the_reader(redis_server, re
     until(lambda: client.get("/v1/tables/t1/roads").json["shoe"] == "s2")
     assert store.versions.current("t1") == "s2"
     for app in (reader, writer):
-        app.extensions["roads.store"].versions.stop()
+        app.extensions["roads"].versions.stop()
 
 
 def test_the_current_shoe_follows_the_tables_write_order(redis_server):
     import redis
 
-    from api.versions import VersionWatch
+    from api.live.versions import VersionWatch
 
-    watch = VersionWatch(lambda: redis.Redis.from_url(redis_server.url))
+    watch = VersionWatch(lambda: redis.Redis.from_url(redis_server.url), "roads:versions")
     until(lambda: watch.token() is not None)
     token = watch.token()
     watch.saw_current("t1", "s2", 7, token)
@@ -81,14 +81,19 @@ def test_the_current_shoe_follows_the_tables_write_order(redis_server):
 def test_the_watch_waits_past_the_socket_timeout_and_stops_when_told(redis_server):
     import redis
 
-    from api.versions import CHANNEL, VersionWatch
+    from api.live.versions import VersionWatch
+    from api.storage.keys import Keyspace
 
-    watch = VersionWatch(lambda: redis.Redis.from_url(redis_server.url, socket_timeout=0.2))
+    channel = Keyspace().versions_channel
+
+    watch = VersionWatch(
+        lambda: redis.Redis.from_url(redis_server.url, socket_timeout=0.2), channel
+    )
     until(lambda: watch.token() is not None)
     subscribed = watch.token()
     time.sleep(1.0)  # five socket timeouts with no message: still the same subscription
     assert watch.token() == subscribed
-    redis.Redis.from_url(redis_server.url).publish(CHANNEL, "t1\x1fs1\x1f3\x1fcurrent\x1f4")
+    redis.Redis.from_url(redis_server.url).publish(channel, "t1\x1fs1\x1f3\x1fcurrent\x1f4")
     until(lambda: watch.get("t1", "s1") == 3)
     assert watch.token() == subscribed
     watch.stop()

@@ -1,11 +1,13 @@
-"""A held connection for the write pipelines (api.nodelink), against a real redis-server: the
-replies in order, an error reply raised only once every reply is read, and a connection lost
-between two pipelines made again as redis-py's own pipeline would."""
+"""A held connection for the write pipelines (api.storage.nodelink), against a real
+redis-server: the replies in order, an error reply raised only once every reply is read, and a
+connection lost between two pipelines made again as redis-py's own pipeline would."""
+
+import inspect
 
 import pytest
 import redis
 
-from api.nodelink import Commands, NodeLink
+from api.storage.nodelink import Commands, NodeLink, PoolLink
 
 
 @pytest.fixture
@@ -27,7 +29,7 @@ def test_the_replies_come_in_order_and_scripts_queue_by_sha(client):
     sha = client.script_load("return {KEYS[1], ARGV[1]}")
     batch = Commands()
     batch.execute_command("INCRBY", "link:n", 2)
-    batch.evalsha(sha, 1, "link:k", "a")
+    batch.execute_command("EVALSHA", sha, 1, "link:k", "a")
     batch.execute_command("GET", "link:n")
     assert len(batch) == 3
     assert NodeLink(client).execute(batch.queued) == [2, [b"link:k", b"a"], b"2"]
@@ -70,3 +72,34 @@ def test_a_connection_lost_between_close_pipelines_fails_one_and_the_next_reconn
 def held_id(client: redis.Redis) -> int:
     (found,) = [c for c in client.client_list() if c["name"] == "held-link"]
     return int(found["id"])
+
+
+def test_the_redis_py_internals_a_link_relies_on(client):
+    # A link writes packed commands and reads replies on a pooled connection itself: should a
+    # redis-py upgrade rename or change any of these, this fails first, and loudly.
+    connection = client.connection_pool.get_connection()
+    try:
+        for name in ("pack_commands", "send_packed_command", "read_response", "can_read"):
+            assert callable(getattr(connection, name, None)), f"redis-py lost Connection.{name}"
+        assert callable(getattr(connection, "disconnect", None))
+        assert callable(getattr(connection, "connect", None))
+        retry = inspect.signature(connection.retry.call_with_retry)
+        assert list(retry.parameters)[:2] == ["do", "fail"], retry
+        connection.send_packed_command(connection.pack_commands([("ECHO", "a"), ("ECHO", "b")]))
+        assert [connection.read_response(), connection.read_response()] == [b"a", b"b"]
+        assert connection.can_read() is False
+    finally:
+        client.connection_pool.release(connection)
+
+
+@pytest.mark.parametrize("link", [NodeLink, PoolLink])
+def test_both_links_answer_alike(client, link):
+    # The commands the service sends (scripts, counters, reads): the same replies either way.
+    sha = client.script_load("return {KEYS[1], ARGV[1]}")
+    queued = commands(
+        ("INCRBY", "link:n", 5), ("EVALSHA", sha, 1, "link:k", "a"), ("GET", "link:n")
+    )
+    assert link(client).execute(queued) == [5, [b"link:k", b"a"], b"5"]
+    with pytest.raises(redis.ResponseError):
+        link(client).execute(commands(("INCR", "link:n"), ("HGET", "link:n", "f")))
+    assert client.get("link:n") == b"6"  # the command before the error was made

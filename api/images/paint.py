@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import io
 import threading
-from collections import OrderedDict
 from functools import cache
 
 import numpy as np
+from cachetools import LRUCache
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import EllipseCollection, LineCollection, PathCollection
 from matplotlib.figure import Figure
@@ -36,7 +36,9 @@ _FIGURES_KEPT = 24
 _FONT = FontProperties(family="DejaVu Sans", weight="bold")
 _CAP_HEIGHT = 0.73  # DejaVu Sans capital height, in ems
 _lock = threading.Lock()
-_figures: OrderedDict[tuple[int, int, str], tuple[Figure, FigureCanvasAgg, object]] = OrderedDict()
+_figures: LRUCache[tuple[int, int, str], tuple[Figure, FigureCanvasAgg, object]] = LRUCache(
+    maxsize=_FIGURES_KEPT
+)
 
 
 def paint(scene: Scene) -> bytes:
@@ -62,7 +64,6 @@ def _figure(width: int, height: int, theme: str):
     key = (width, height, theme)
     kept = _figures.get(key)
     if kept is not None:
-        _figures.move_to_end(key)
         return kept
     figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
     figure.patch.set_facecolor(THEMES[theme]["background"])
@@ -73,8 +74,6 @@ def _figure(width: int, height: int, theme: str):
     axes.set_axis_off()
     axes.set_facecolor(THEMES[theme]["background"])
     _figures[key] = (figure, canvas, axes)
-    if len(_figures) > _FIGURES_KEPT:
-        _figures.popitem(last=False)
     return figure, canvas, axes
 
 

@@ -2,11 +2,12 @@
 picture) needs no round trip to Redis to know it is serving the current version.
 
 - Every write script publishes ``table \\x1f shoe \\x1f version \\x1f current \\x1f seq``
-  on :data:`CHANNEL` when it commits (``current`` when the shoe is the table's current one,
-  else empty; ``seq`` the table's write sequence number); a process that commits a write also
-  records it at once (it reads its own writes). The table's current shoe is the one of its
-  latest write flagged ``current``: ordering by ``seq`` keeps a late message or a process's own
-  record from putting an older shoe back.
+  on the deployment's version channel (:attr:`api.storage.keys.Keyspace.versions_channel`; the
+  format is :mod:`api.storage.scripts`'s) when it commits (``current`` when the shoe is the
+  table's current one, else empty; ``seq`` the table's write sequence number); a process that
+  commits a write also records it at once (it reads its own writes). The table's current shoe
+  is the one of its latest write flagged ``current``: ordering by ``seq`` keeps a late message
+  or a process's own record from putting an older shoe back.
 - A subscriber thread per process (started on first use, after any fork) raises the known
   versions as messages arrive. Versions only go up. It waits for each message in a blocking
   read: every worker reads every write's message, and a read that waits on the socket costs
@@ -30,10 +31,8 @@ from collections.abc import Callable
 
 import redis
 
-from api.reconnecting import ProcessThread, keep_serving
-
-CHANNEL = "roads:versions"
-SEPARATOR = "\x1f"
+from api.live.reconnecting import ProcessThread, keep_serving
+from api.storage.scripts import parse_version_message
 
 
 class VersionWatch:
@@ -42,11 +41,13 @@ class VersionWatch:
     def __init__(
         self,
         factory: Callable[[], redis.Redis],
+        channel: str,
         *,
         retry_seconds: float = 0.5,
         on_reset: Callable[[], None] | None = None,
     ) -> None:
         self._factory = factory
+        self._channel = channel
         # Called whenever what this process knew may be out of date (subscription lost or made
         # again, for example across a Redis restart): caches keyed by version are dropped too.
         self._on_reset = on_reset
@@ -135,7 +136,7 @@ class VersionWatch:
 
     def _subscribe(self) -> redis.client.PubSub:
         pubsub = self._factory().pubsub()
-        pubsub.subscribe(CHANNEL)
+        pubsub.subscribe(self._channel)
         self._pubsub = pubsub
         return pubsub
 
@@ -162,10 +163,10 @@ class VersionWatch:
             self._on_reset()
 
     def _apply(self, data: bytes) -> None:
-        table, shoe, version, current, seq = data.decode().split(SEPARATOR)
-        key = (table, shoe)
+        message = parse_version_message(data)
+        key = (message.table, message.shoe)
         with self._lock:
-            if int(version) > self._versions.get(key, -1):
-                self._versions[key] = int(version)
-            if current:
-                self._set_current(table, shoe, int(seq))
+            if message.version > self._versions.get(key, -1):
+                self._versions[key] = message.version
+            if message.current:
+                self._set_current(message.table, message.shoe, message.seq)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from api.storage.clients import after_fork
 
 log = logging.getLogger("roads.reconnecting")
 
@@ -52,23 +53,27 @@ class ProcessThread:
     def __init__(self, target: Callable[[], None], name: str) -> None:
         self._target = target
         self._name = name
-        self._pid = 0
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        after_fork(self, ProcessThread._forget)
+
+    def _forget(self) -> None:
+        self._lock = threading.Lock()
+        self._thread = None
 
     def ensure_running(self, on_start: Callable[[], None]) -> None:
-        """Start the thread in this process unless it runs already; ``on_start`` first resets
-        what an earlier process's thread left behind."""
-        if self._pid == os.getpid():
+        """Start the thread in this process unless it was started already; ``on_start`` first
+        resets what an earlier process's thread left behind."""
+        if self._thread is not None:
             return
         with self._lock:
-            if self._pid == os.getpid():
+            if self._thread is not None:
                 return
-            self._pid = os.getpid()
             on_start()
-            self._thread = threading.Thread(target=self._target, name=self._name, daemon=True)
-            self._thread.start()
+            thread = threading.Thread(target=self._target, name=self._name, daemon=True)
+            thread.start()
+            self._thread = thread
 
     def running(self) -> bool:
         """Whether this process's thread is running."""
-        return self._pid == os.getpid() and self._thread is not None and self._thread.is_alive()
+        return self._thread is not None and self._thread.is_alive()

@@ -2,9 +2,9 @@
 
 from flask_smorest import Blueprint
 
-from api.schemas import OddsSchema
-from api.views.common import shoe_answer, store
-from api.views.roads import CURRENT, SHOE, current_shoe
+from api.http.answers import services, shoe_answer
+from api.http.responses import OddsSchema
+from api.http.roads import CURRENT, SHOE, current_shoe
 from roads.odds import shoe_odds
 
 blp = Blueprint(
@@ -25,7 +25,7 @@ def odds(table, shoe=None):
     the cards left) and the return of every bet under the table's variant, with the bets that
     favour the player now (return above 100%). Fractions, not percentages."""
     shoe = shoe or current_shoe(table)
-    variant = store().variant(table)
+    variant = services().tables.variant(table)
     return shoe_answer(
         table,
         shoe,

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
 
 from flask import Response, request
 from flask_smorest import Blueprint, abort
 
+from api.http.answers import etag_of, held, services, unchanged
+from api.http.parsing import QueryMemoParser
+from api.http.requests import ImageQuerySchema
+from api.http.roads import current_shoe
 from api.images.paint import paint
 from api.images.scene import MAX_PIXELS, new_cells_of, picture_scene, picture_size
-from api.parsing import QueryMemoParser
-from api.schemas import ImageQuerySchema
-from api.store import NotFound
-from api.views.common import LOCK_MS, build_once, etag_of, not_modified, store
-from api.views.roads import current_shoe
+from api.storage.errors import NotFound
 from roads import Scorecard
 
 blp = Blueprint("images", __name__, description="Scorecards as PNG images.")
@@ -29,48 +30,48 @@ def png_response(body: bytes, etag: str) -> Response:
     return Response(body, headers=headers)
 
 
+def painter(road: str, query: dict) -> Callable[[int, Scorecard], bytes]:
+    """What draws ``road`` as the query asks, from a scorecard."""
+
+    def draw(version: int, scorecard: Scorecard) -> bytes:
+        shape = scorecard.as_dict()
+        new_cells = None
+        ask = query.get("ask")
+        if ask is not None:
+            preview = scorecard.preview(ask).as_dict()
+            new_cells, shape = new_cells_of(shape, preview), preview
+        options = {
+            "cols": query.get("cols"),
+            "theme": query["theme"],
+            "scale": query["scale"],
+            "bead": query["bead"],
+            "new_cells": new_cells,
+        }
+        return paint(picture_scene(shape, road, **options))
+
+    return draw
+
+
 def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
     cols, scale, ask = query.get("cols"), query["scale"], query.get("ask")
     width, height = picture_size(road, cols, scale)
     if width * height > MAX_PIXELS:
         abort(400, message=f"a {width}x{height} picture is too large; lower cols or scale")
     name = f"png:{road}:{cols or '-'}:{query['theme']}:{scale:g}:{query['bead']}:{ask or '-'}"
-
-    # Every request checks the shoe's version (known in this process, else a tiny read), so no
-    # stale picture is ever served; the bytes come from this process's cache, else Redis, else
-    # one render shared by everyone asking at once.
-    version = store().version(table, shoe)
-    etag = etag_of(table, shoe, version, name)
-    unchanged = not_modified(etag)
-    if unchanged is not None:
-        return unchanged
-    body = store().pictures.get((table, shoe, name, version))
-    if body is None:
-        found = store().look_up(table, shoe, name, LOCK_MS)
-        version, body = found.version, found.body
-        if body is None:
-
-            def draw(version: int, scorecard: Scorecard) -> bytes:
-                shape = scorecard.as_dict()
-                new_cells = None
-                if ask is not None:
-                    preview = scorecard.preview(ask).as_dict()
-                    new_cells, shape = new_cells_of(shape, preview), preview
-                options = {
-                    "cols": cols,
-                    "theme": query["theme"],
-                    "scale": scale,
-                    "bead": query["bead"],
-                    "new_cells": new_cells,
-                }
-                return paint(picture_scene(shape, road, **options))
-
-            version, body = build_once(table, shoe, name, found, draw)
-        store().pictures.put((table, shoe, name, version), body)
-    etag = etag_of(table, shoe, version, name)
+    answer = services().reads.get_or_build(
+        table,
+        shoe,
+        name,
+        painter(road, query),
+        held=lambda version: held(etag_of(table, shoe, version, name)),
+    )
+    etag = etag_of(table, shoe, answer.version, name)
+    if answer.body is None:
+        return unchanged(etag)
     # Remember the answer for this exact URL too (see served_from_recent).
-    store().picture_urls.put((table, shoe, road, request.query_string, version), (etag, body))
-    return png_response(body, etag)
+    key = (table, shoe, road, request.query_string, answer.version)
+    services().picture_urls.put(key, (etag, answer.body))
+    return png_response(answer.body, etag)
 
 
 def served_from_recent(view):
@@ -81,17 +82,17 @@ def served_from_recent(view):
 
     @wraps(view)
     def serve(*args, table: str, road: str, shoe: str | None = None, **kwargs):
-        shoe_id = shoe if shoe is not None else store().current_shoe(table)
+        shoe_id = shoe if shoe is not None else services().tables.current_shoe(table)
         if shoe_id is not None:
             try:
-                version = store().version(table, shoe_id)
+                version = services().reads.version(table, shoe_id)
             except NotFound:
                 version = None
-            hit = store().picture_urls.get((table, shoe_id, road, request.query_string, version))
+            key = (table, shoe_id, road, request.query_string, version)
+            hit = services().picture_urls.get(key)
             if hit is not None:
                 etag, body = hit
-                unchanged = not_modified(etag)
-                return unchanged if unchanged is not None else png_response(body, etag)
+                return unchanged(etag) if held(etag) else png_response(body, etag)
         return view(*args, table=table, road=road, shoe=shoe_id, **kwargs)
 
     return serve

@@ -19,13 +19,15 @@ read in one round trip whatever the number of tables:
 - ``{lobby}:applied``: hash table -> the last table write applied here;
 - ``{lobby}:events``: the Redis Stream the live event feed (``/v1/events``) reads.
 
+(Their names come from :class:`api.storage.keys.LobbyKeys`, with the deployment's prefix.)
+
 **No cross-slot command.** All of these share the hash tag ``{lobby}`` (one Redis Cluster slot),
 and every table's own keys share ``{t:TABLE}``. A write is committed by a script on the table's
 slot, which also keeps the lobby update it implies (``{t:TABLE}:lobby``, numbered by the table's
 write sequence); the service then hands that update to a second script, on the lobby's slot
-(:data:`api.scripts.LOBBY_PUBLISH`). That script applies each table's updates once and in order
+(:mod:`api.storage.lobbyscript`). That script applies each table's updates once and in order
 (an older or repeated one changes nothing), so a retry of a write whose answer was lost hands the
-stored update over again safely (see :meth:`Lobby.queue_publish`). Between the two steps the lobby
+stored update over again safely. Between the two steps the lobby
 can lag the table by one write; the write is answered only after both. On a single Redis server
 both scripts go in one round trip, the second reading the update from the table's key.
 """
@@ -34,154 +36,40 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
-from api.localcache import LocalCache
-from api.scripts import queue
-from roads import Round, Scorecard
-from roads.lobby import LOBBY_ROADS, RoadShape, run_changes, sort_key, summary
-from roads.patterns import PATTERNS, Pattern
-
-TAG = "{lobby}"
-APPLIED = f"{TAG}:applied"
-TABLES = f"{TAG}:tables"
-SUMMARIES = f"{TAG}:summaries"
-SHAPES = f"{TAG}:shapes"
-MATCHED = f"{TAG}:matched"
-EDGES = f"{TAG}:edges"
-SEQ = f"{TAG}:seq"
-EPOCH = f"{TAG}:epoch"
-EVENTS = f"{TAG}:events"
-STREAM_LENGTH = 20_000  # events kept for clients that resume (approximate, trimmed by Redis)
-
-
-def grown_key(road: str) -> str:
-    return f"{TAG}:grown:{road}"
-
-
-def good_key(pattern: str) -> str:
-    return f"{TAG}:good:{pattern}"
-
-
-PUBLISH_KEYS = [
-    APPLIED,
-    TABLES,
-    SUMMARIES,
-    SHAPES,
-    MATCHED,
-    SEQ,
-    EVENTS,
-    EDGES,
-    *(grown_key(road) for road in LOBBY_ROADS),
-    *(good_key(pattern.id) for pattern in PATTERNS),
-]
-
-
-def _json(payload: Any) -> str:
-    return json.dumps(payload, separators=(",", ":"))
-
-
-def registry_entry(name: str, variant: str) -> str:
-    return _json({"name": name, "variant": variant})
-
-
-def update_of(
-    table: str,
-    shoe: str,
-    version: int,
-    scorecard: Scorecard,
-    *,
-    variant: str,
-    before: dict[str, Any] | None,
-    events: Iterable[tuple[str, dict[str, Any]]],
-) -> str:
-    """The lobby update a write implies, as JSON: the shoe's summary after the write, its road
-    shape, the patterns matched, how each road's current run changed from ``before`` (the
-    streaks before the write; ``None`` for a new or rebuilt shoe), the bets with the edge under
-    the table's ``variant``, and the write's events."""
-    tile = summary(scorecard, variant)
-    return _json(
-        {
-            "shoe": shoe,
-            "summary": _json({"shoe": shoe, "version": version, **tile}),
-            "shape": _json(RoadShape.of(scorecard).as_dict()),
-            "matched": ",".join(f"{g['pattern']}={g['since_round']}" for g in tile["good_roads"]),
-            "runs": ",".join(
-                f"{road}={'+' if change == 'grew' else '-'}"
-                for road, change in run_changes(before, tile["streaks"]).items()
-            ),
-            "edges": ",".join(f"{bet}={rtp:.6f}" for bet, rtp in tile["edge"].items()),
-            "events": [[kind, _json(data)] for kind, data in events],
-        }
-    )
-
-
-def round_event(table: str, shoe: str, version: int, number: int, round: Round) -> dict[str, Any]:
-    return {
-        "table": table,
-        "shoe": shoe,
-        "version": version,
-        "round": number,
-        "result": round.result,
-        "void": round.void,
-    }
+from api.storage.keys import LobbyKeys
+from api.storage.lobbyscript import compact, registry_entry
+from roads.lobby import LOBBY_ROADS, RoadShape, sort_key
+from roads.patterns import Pattern
 
 
 class Lobby:
-    """Reads and updates of the lobby-wide structures."""
+    """Reads of the lobby-wide structures, and naming a table in them."""
 
-    def __init__(
-        self, client: Callable[[], redis.Redis], publish_script: Callable[[], Any]
-    ) -> None:
-        # Both are the store's, made on first use (after any fork).
+    def __init__(self, client: Any, keys: LobbyKeys) -> None:
+        # ``client()``: this process's client (see api.storage.transport.Transport.client).
         self._client = client
-        self._publish = publish_script
+        self.keys = keys
         # Parsed JSON per table, reused while the stored bytes are unchanged.
         self._parsed: dict[tuple[str, str], tuple[bytes, Any]] = {}
-        # Whole answers, the same for every client until the cursor moves: (epoch, cursor,
-        # query) -> body.
-        self.answers = LocalCache(max_bytes=8 * 1024 * 1024)
-
-    # -- updates ----------------------------------------------------------------------------
 
     def register(self, table: str, name: str, variant: str) -> None:
         """Name a table in the lobby (and move the lobby's cursor: its answers changed)."""
         pipe = self._client().pipeline(transaction=True)
-        pipe.hset(TABLES, table, registry_entry(name, variant))
-        pipe.incr(SEQ)
+        pipe.hset(self.keys.tables, table, registry_entry(name, variant))
+        pipe.incr(self.keys.seq)
         pipe.execute()
-
-    def queue_publish(self, pipeline: Any, table: str, stored: bytes | str) -> None:
-        """Add to ``pipeline``, one on the lobby's node (:data:`SEQ` names its slot), the
-        handing over of a committed write's lobby update as the write script stored it
-        (``SEQ:CURRENT:JSON``): applied once and in order (see the module doc), so a retried
-        write may hand it over again, in case the first answer was lost before the lobby had
-        it."""
-        queue(pipeline, self._publish(), PUBLISH_KEYS, [table, *self._defaults(table), stored])
-
-    def publish_stored(self, table: str, stored_key: str, pipeline: Any) -> None:
-        """Add to ``pipeline`` the handing over of the update stored at ``stored_key``, read by
-        the script itself: on a single Redis server, the write and its lobby update then
-        travel in one round trip (``stored_key`` is in another Cluster slot than the lobby)."""
-        keys = [*PUBLISH_KEYS, stored_key]
-        queue(pipeline, self._publish(), keys, [table, *self._defaults(table), ""])
-
-    @staticmethod
-    def _defaults(table: str) -> tuple[str, int]:
-        # the registry entry of a table that was never named, and the stream's length bound
-        return registry_entry(table, "standard"), STREAM_LENGTH
-
-    # -- reads ------------------------------------------------------------------------------
 
     def cursor(self) -> tuple[str, int]:
         """(epoch, lobby sequence number): what every lobby answer is cached under."""
         pipe = self._client().pipeline(transaction=True)
-        pipe.get(EPOCH)
-        pipe.get(SEQ)
+        pipe.get(self.keys.epoch)
+        pipe.get(self.keys.seq)
         epoch, seq = pipe.execute()
         return self._epoch(epoch), int(seq or 0)
 
@@ -190,13 +78,14 @@ class Lobby:
     ) -> tuple[tuple[str, int], list[Tile], dict]:
         """((epoch, lobby sequence number), every table's tile, the ``grown`` hash of
         ``grown_road``), all read at one instant; with ``parsed``, each tile's summary too."""
+        keys = self.keys
         pipe = self._client().pipeline(transaction=True)
-        pipe.get(EPOCH)
-        pipe.get(SEQ)
-        pipe.hgetall(TABLES)
-        pipe.hgetall(SUMMARIES)
+        pipe.get(keys.epoch)
+        pipe.get(keys.seq)
+        pipe.hgetall(keys.tables)
+        pipe.hgetall(keys.summaries)
         if grown_road is not None:
-            pipe.hgetall(grown_key(grown_road))
+            pipe.hgetall(keys.grown(grown_road))
         epoch, seq, registry, summaries, *grown = pipe.execute()
         tiles = [
             self._tile(table.decode(), entry, summaries.get(table), parsed)
@@ -206,15 +95,16 @@ class Lobby:
 
     def _epoch(self, epoch: bytes | None) -> str:
         if epoch is None:  # a new lobby, or one Redis lost: name this life of it
-            self._client().set(EPOCH, secrets.token_hex(8), nx=True)
-            epoch = self._client().get(EPOCH)
+            client: redis.Redis = self._client()
+            client.set(self.keys.epoch, secrets.token_hex(8), nx=True)
+            epoch = client.get(self.keys.epoch)
         return epoch.decode()
 
     def members(self, patterns: Sequence[str]) -> list[tuple[str, str, int]]:
         """(table, pattern, since_round) of every table that matches each built-in pattern."""
         pipe = self._client().pipeline(transaction=False)
         for pattern in patterns:
-            pipe.hgetall(good_key(pattern))
+            pipe.hgetall(self.keys.good(pattern))
         found = []
         for pattern, members in zip(patterns, pipe.execute(), strict=True):
             found += [(table.decode(), pattern, int(since)) for table, since in members.items()]
@@ -224,7 +114,7 @@ class Lobby:
         """(table, pattern id, since_round) of every table whose Big Road matches a client's
         own pattern now."""
         found = []
-        for table, raw in self._client().hgetall(SHAPES).items():
+        for table, raw in self._client().hgetall(self.keys.shapes).items():
             shape = RoadShape.from_dict(self._parse("shape", table.decode(), raw))
             for good in shape.good_roads(patterns):
                 found.append((table.decode(), good["pattern"], good["since_round"]))
@@ -235,8 +125,8 @@ class Lobby:
         if not tables:
             return {}
         pipe = self._client().pipeline(transaction=True)
-        pipe.hmget(TABLES, tables)
-        pipe.hmget(SUMMARIES, tables)
+        pipe.hmget(self.keys.tables, tables)
+        pipe.hmget(self.keys.summaries, tables)
         entries, summaries = pipe.execute()
         return {
             table: self._tile(table, entry, summary, False)
@@ -263,8 +153,8 @@ class Lobby:
 @dataclass(frozen=True)
 class Tile:
     """A table's tile as JSON (``table``, ``name``, ``variant``, then the summary of
-    :func:`update_of`), and the summary parsed when it was asked for (``None`` for a table with
-    no rounds yet, or when not asked)."""
+    :func:`api.storage.lobbyscript.update_of`), and the summary parsed when it was asked for
+    (``None`` for a table with no rounds yet, or when not asked)."""
 
     table: str
     json: bytes
@@ -288,7 +178,7 @@ EMPTY: dict[str, Any] = {
 }
 
 
-EMPTY_JSON = _json(EMPTY).encode()
+EMPTY_JSON = compact(EMPTY).encode()
 
 
 def sorted_by_streak(tiles: list[Tile], road: str) -> list[Tile]:

@@ -2,8 +2,8 @@
 
 from flask_smorest import Blueprint, abort
 
-from api.schemas import HealthSchema
-from api.views.common import store
+from api.http.answers import services
+from api.http.responses import HealthSchema
 
 blp = Blueprint("health", __name__, description="Liveness and readiness probes.")
 
@@ -20,7 +20,7 @@ def livez():
 def readyz():
     """Redis answers a PING: the service can take traffic."""
     try:
-        store().ping()
+        services().ping()
     except Exception:  # any failure to reach Redis means not ready
         abort(503, message="Redis does not answer", headers={"Retry-After": "1"})
     return {"status": "ready"}

@@ -15,10 +15,12 @@ by the write that succeeded with it, so two requests never share one.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
+from cachetools import LRUCache
+
 from roads import Scorecard
+from roads.shoe import ShoeHead, Verdict, check_append
 
 
 @dataclass(frozen=True)
@@ -31,13 +33,18 @@ class LastWrite:
     variant: str
     scorecard: Scorecard
 
+    @property
+    def head(self) -> ShoeHead:
+        """The shoe as this write left it: the table's current shoe then."""
+        return ShoeHead(self.shoe, self.count, self.shoe)
+
 
 class RecentWrites:
     """At most ``max_tables`` tables' last writes, least recently written dropped first."""
 
     def __init__(self, max_tables: int = 2000) -> None:
         self.max_tables = max_tables
-        self._entries: OrderedDict[str, LastWrite] = OrderedDict()
+        self._entries: LRUCache[str, LastWrite] = LRUCache(maxsize=max_tables)
         self._lock = threading.Lock()
 
     def take(self, table: str, shoe: str) -> LastWrite | None:
@@ -51,7 +58,9 @@ class RecentWrites:
         then no longer kept here (any other entry stays)."""
         with self._lock:
             entry = self._entries.get(table)
-            if entry is None or entry.shoe != shoe or entry.count + 1 != number:
+            if entry is None or entry.shoe != shoe:
+                return None
+            if check_append(entry.head, number) is not Verdict.NEXT:
                 return None
             del self._entries[table]
         return entry
@@ -60,5 +69,3 @@ class RecentWrites:
         with self._lock:
             self._entries.pop(table, None)
             self._entries[table] = write
-            while len(self._entries) > self.max_tables:
-                self._entries.popitem(last=False)

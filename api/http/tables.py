@@ -2,9 +2,10 @@
 
 from flask_smorest import Blueprint, abort
 
-from api.auth import SECURITY, require_ingest_key
-from api.schemas import TableInSchema, TableSchema
-from api.views.common import dumps, etag_of, json_response, not_modified, store
+from api.http.answers import dumps, etag_of, json_response, not_modified, services
+from api.http.auth import SECURITY, require_ingest_key
+from api.http.requests import TableInSchema
+from api.http.responses import TableSchema
 
 blp = Blueprint("tables", __name__, description="Tables: name, variant, current shoe.")
 
@@ -16,15 +17,15 @@ blp = Blueprint("tables", __name__, description="Tables: name, variant, current 
 @blp.doc(security=SECURITY)
 def put_table(body, table):
     """Set a table's display name and variant (``standard``, ``no_commission``, ``speed``)."""
-    store().put_table(table, body["name"], body["variant"])
-    return store().table(table)
+    services().tables.put(table, body["name"], body["variant"])
+    return services().tables.get(table)
 
 
 @blp.route("/v1/tables/<id:table>", methods=["GET"])
 @blp.response(200, TableSchema)
 def get_table(table):
     """A table's metadata, current shoe, that shoe's version and rounds played."""
-    info = store().table(table)
+    info = services().tables.get(table)
     if info is None:
         abort(404, message=f"no table {table}")
     etag = etag_of(table, info["current_shoe"], info["version"], info["meta_version"], "table")

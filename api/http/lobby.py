@@ -5,16 +5,11 @@ from __future__ import annotations
 from flask import Response
 from flask_smorest import Blueprint, abort
 
-from api.lobby import sorted_by_streak
-from api.parsing import QueryMemoParser
-from api.schemas import (
-    GoodRoadsQuerySchema,
-    GoodRoadsSchema,
-    LobbyQuerySchema,
-    PatternsSchema,
-    TablesSchema,
-)
-from api.views.common import dumps, etag_of, json_response, not_modified, store
+from api.http.answers import dumps, etag_of, json_response, not_modified, services
+from api.http.parsing import QueryMemoParser
+from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema
+from api.http.responses import GoodRoadsSchema, PatternsSchema, TablesSchema
+from api.storage.lobby import sorted_by_streak
 from roads.patterns import PATTERNS, PATTERNS_BY_ID, Pattern, PatternError, parse_expression
 
 blp = Blueprint(
@@ -52,13 +47,13 @@ def tables(query):
     ``since=CURSOR`` adds ``grown``, the tables whose run on ``road`` grew since that cursor.
     Every answer carries a new ``cursor``."""
     road, since, sort = query["road"], query.get("since"), query.get("sort")
-    lobby = store().lobby
+    lobby, answers = services().lobby, services().lobby_answers
     # The cheap read first: an unchanged lobby is answered without reading every table.
     key = (*lobby.cursor(), sort, road, since)
     unchanged = not_modified(etag_of("tables", *key))
     if unchanged is not None:
         return unchanged
-    body = lobby.answers.get(key)
+    body = answers.get(key)
     if body is None:
         # The lobby may have moved meanwhile: the answer carries the cursor it was read at.
         cursor, tiles, grown = lobby.tables(
@@ -72,9 +67,9 @@ def tables(query):
         head = b'{"cursor":%d' % cursor[1]
         if since is not None:
             head += b',"grown":%d' % sum(1 for seq in grown.values() if int(seq) > since)
-        # The tiles are JSON already (see api.lobby.Tile): the answer is spliced, not encoded.
+        # The tiles are JSON already (api.storage.lobby.Tile): the answer is spliced, not encoded.
         body = head + b',"tables":[' + b",".join(tile.json for tile in tiles) + b"]}"
-        lobby.answers.put(key, body)
+        answers.put(key, body)
     return json_response(body, etag_of("tables", *key))
 
 
@@ -88,7 +83,7 @@ def good_roads(query):
     chosen, custom = _built_in(query.get("patterns")), _custom(query.get("custom") or [])
     if not chosen and not custom:
         chosen = [pattern.id for pattern in PATTERNS]
-    lobby = store().lobby
+    lobby = services().lobby
     found = lobby.members(chosen) + (lobby.custom_members(custom) if custom else [])
     found.sort(key=lambda item: (item[0], item[1]))
     tiles = lobby.tiles_of(sorted({table for table, _, _ in found}))

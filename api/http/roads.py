@@ -2,9 +2,10 @@
 
 from flask_smorest import Blueprint, abort
 
-from api.parsing import QueryMemoParser
-from api.schemas import ProbeResponseSchema, RoadsQuerySchema, RoadsSchema, StatsResponseSchema
-from api.views.common import shoe_answer, store
+from api.http.answers import services, shoe_answer
+from api.http.parsing import QueryMemoParser
+from api.http.requests import RoadsQuerySchema
+from api.http.responses import ProbeResponseSchema, RoadsSchema, StatsResponseSchema
 from roads import Scorecard
 
 blp = Blueprint(
@@ -17,7 +18,7 @@ CURRENT = "/v1/tables/<id:table>"
 
 
 def current_shoe(table: str) -> str:
-    shoe = store().current_shoe(table)
+    shoe = services().tables.current_shoe(table)
     if shoe is None:
         abort(404, message=f"table {table} has no current shoe")
     return shoe

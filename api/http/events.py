@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from flask import Response, current_app, request
 from flask_smorest import Blueprint, abort
 
-from api.events import EVENT_ID, Event, Subscription, stream_key
-from api.views.common import store
+from api.http.answers import services
+from api.live.events import EVENT_ID, Event, Subscription, stream_key
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
@@ -35,10 +35,10 @@ def events():
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     if last is not None and not EVENT_ID.match(last):
         abort(400, message="Last-Event-ID must be an event id such as 1700000000000-0")
-    hub = store().events
+    hub = services().events
     subscription = hub.subscribe()
     try:
-        backlog = hub.backlog(store().client, last) if last else []
+        backlog = hub.backlog(services().transport.client, last) if last else []
     except Exception:
         hub.unsubscribe(subscription)
         raise

@@ -1,11 +1,12 @@
 """The live event feed: one reader of the lobby's Redis Stream per process, fanned out to every
 Server-Sent Events client the process serves.
 
-Events are written to the stream ``{lobby}:events`` by the lobby script (:mod:`api.lobby`) when
-a write is committed; their stream ids are the SSE ids. A client that reconnects with
-``Last-Event-ID`` gets what it missed from the stream itself (:meth:`EventHub.backlog`), then the
-live events; if what it missed has already been trimmed from the stream it is told to start
-afresh (a ``reset`` event) rather than silently skipping events.
+Events are written to the lobby's stream (``{lobby}:events``, see :mod:`api.storage.keys`) by the
+lobby script (:mod:`api.storage.lobbyscript`) when a write is committed; their stream ids are the
+SSE ids. A client that reconnects with ``Last-Event-ID`` gets what it missed from the stream
+itself (:meth:`EventHub.backlog`), then the live events; if what it missed has already been
+trimmed from the stream it is told to start afresh (a ``reset`` event) rather than silently
+skipping events.
 
 One blocking ``XREAD`` per process feeds every client, so an idle client costs a queue and a
 waiting request (a greenlet under gevent workers), not a Redis connection.
@@ -21,8 +22,7 @@ from dataclasses import dataclass
 
 import redis
 
-from api.lobby import EVENTS
-from api.reconnecting import ProcessThread, keep_serving
+from api.live.reconnecting import ProcessThread, keep_serving
 
 BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
 EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
@@ -81,12 +81,14 @@ class EventHub:
     def __init__(
         self,
         factory: Callable[[], redis.Redis],
+        stream: str,
         *,
         block_ms: int = int(BLOCK_SECONDS * 1000),
         queue_size: int = 1000,
         retry_seconds: float = 0.5,
     ) -> None:
         self._factory = factory
+        self._stream = stream
         self._block_ms = block_ms
         self._queue_size = queue_size
         self._retry = retry_seconds
@@ -118,11 +120,13 @@ class EventHub:
     def backlog(self, client: redis.Redis, after: str, limit: int = 10_000) -> list[Event] | None:
         """The events after id ``after`` still in the stream, oldest first; ``None`` when some
         of them were already trimmed (the client must start afresh)."""
-        entries = client.xrange(EVENTS, min=after, max="+", count=limit + 1)
+        entries = client.xrange(self._stream, min=after, max="+", count=limit + 1)
         events = [_event(entry_id, fields) for entry_id, fields in entries]
         if events and events[0].id == after:
             return events[1:]
-        first = client.xrange(EVENTS, min="-", max="+", count=1) if not events else entries[:1]
+        first = (
+            client.xrange(self._stream, min="-", max="+", count=1) if not events else entries[:1]
+        )
         if first and stream_key(first[0][0].decode()) > stream_key(after):
             return None  # the stream no longer reaches back to where the client was
         return events
@@ -151,11 +155,11 @@ class EventHub:
 
     def _follow(self, client: redis.Redis) -> None:
         if self._last is None:
-            newest = client.xrevrange(EVENTS, count=1)
+            newest = client.xrevrange(self._stream, count=1)
             self._last = newest[0][0].decode() if newest else "0-0"
         self._started.set()
         while not self._stop.is_set():
-            answer = client.xread({EVENTS: self._last}, block=self._block_ms, count=500)
+            answer = client.xread({self._stream: self._last}, block=self._block_ms, count=500)
             for _, entries in answer or []:
                 for entry_id, fields in entries:
                     event = _event(entry_id, fields)

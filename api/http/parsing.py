@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Any
 
 import flask
+from cachetools import LRUCache
 from webargs.flaskparser import FlaskParser
 
 
@@ -22,7 +22,7 @@ class QueryMemoParser(FlaskParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._memo: OrderedDict[tuple[int, bytes], dict] = OrderedDict()
+        self._memo: LRUCache[tuple[int, bytes], dict] = LRUCache(maxsize=self.MAX_ENTRIES)
         self._lock = threading.Lock()
 
     def parse(self, argmap: Any, req: Any = None, *, location: str | None = None, **kwargs: Any):
@@ -33,11 +33,8 @@ class QueryMemoParser(FlaskParser):
         with self._lock:
             parsed = self._memo.get(key)
             if parsed is not None:
-                self._memo.move_to_end(key)
                 return dict(parsed)
         parsed = super().parse(argmap, req, location=location, **kwargs)
         with self._lock:
             self._memo[key] = dict(parsed)
-            if len(self._memo) > self.MAX_ENTRIES:
-                self._memo.popitem(last=False)
         return parsed

@@ -5,17 +5,13 @@ from typing import Any
 from flask import Response
 from flask_smorest import Blueprint, abort
 
-from api.auth import SECURITY, require_ingest_key
-from api.schemas import (
-    BatchInSchema,
-    BatchResultSchema,
-    CorrectionSchema,
-    HistorySchema,
-    RoundInSchema,
-    WriteResultSchema,
-)
-from api.store import Conflict, Contended, NotFound
-from api.views.common import dumps, etag_of, json_response, not_modified, store
+from api.http.answers import dumps, etag_of, json_response, not_modified, services
+from api.http.auth import SECURITY, require_ingest_key
+from api.http.errors import status_of
+from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
+from api.http.responses import BatchResultSchema, HistorySchema, WriteResultSchema
+from api.storage.errors import Conflict
+from api.storage.rounds import Written
 from roads import RoadsError, Round
 
 blp = Blueprint("rounds", __name__, description="Reporting rounds, and each shoe's history.")
@@ -37,13 +33,12 @@ def round_of_report(report: dict[str, Any]) -> Round:
     )
 
 
-def written(
-    table: str, shoe: str, changed: bool, record: dict, version: int, status: int
-) -> Response:
+def written(table: str, shoe: str, write: Written, status: int) -> Response:
     # Serialized here, not by the response schema: the record is already plain JSON types, and
-    # ingest is the hottest write path (the schema still documents the answer).
-    answer = {"table": table, "shoe": shoe, "version": version, "round": record}
-    return Response(dumps(answer), status if changed else 200, mimetype="application/json")
+    # ingest is the hottest write path (the schema still documents the answer; the tests hold
+    # the two equal).
+    answer = {"table": table, "shoe": shoe, "version": write.version, "round": write.record}
+    return Response(dumps(answer), status if write.changed else 200, mimetype="application/json")
 
 
 @blp.route(f"{SHOE}/rounds", methods=["POST"])
@@ -60,8 +55,8 @@ def post_round(report, table, shoe):
     (200, same version); a different one, or a gap, is 409 with ``expected_round``.
     """
     round = round_of_report(report)
-    created, record, version = store().append(table, shoe, report["round"], round)
-    return written(table, shoe, created, record, version, 201)
+    write = services().rounds.append(table, shoe, report["round"], round)
+    return written(table, shoe, write, 201)
 
 
 @blp.route("/v1/rounds", methods=["POST"])
@@ -86,7 +81,7 @@ def post_rounds(batch):
         except RoadsError as error:
             abort(400, message=f"rounds.{index}: {error}")
         items.append((report["table"], report["shoe"], report["round"], round))
-    outcomes = store().append_many(items)
+    outcomes = services().append_many(items)
     results = [
         outcome_of(table, shoe, outcome)
         for (table, shoe, _, _), outcome in zip(items, outcomes, strict=True)
@@ -94,20 +89,15 @@ def post_rounds(batch):
     return Response(dumps({"results": results}), 200, mimetype="application/json")
 
 
-def outcome_of(table: str, shoe: str, outcome: tuple[bool, dict, int] | Exception) -> dict:
+def outcome_of(table: str, shoe: str, outcome: Written | Exception) -> dict:
     """One round's outcome in a batch: the status and body its single report would get."""
     answer: dict[str, Any] = {"table": table, "shoe": shoe}
-    if isinstance(outcome, tuple):
-        created, record, version = outcome
-        return {**answer, "status": 201 if created else 200, "version": version, "round": record}
+    if isinstance(outcome, Written):
+        status = 201 if outcome.changed else 200
+        return {**answer, "status": status, "version": outcome.version, "round": outcome.record}
     if isinstance(outcome, Conflict):
         return {**answer, "status": 409, "message": outcome.message, **outcome.details}
-    status = next((code for kind, code in ERROR_STATUS if isinstance(outcome, kind)), 400)
-    return {**answer, "status": status, "message": str(outcome)}
-
-
-# A round's error in a batch, as its single report would answer it (api.errors); rules: 400.
-ERROR_STATUS = ((NotFound, 404), (Contended, 503))
+    return {**answer, "status": status_of(outcome), "message": str(outcome)}
 
 
 @blp.route(f"{SHOE}/rounds/<int:number>", methods=["PUT"])
@@ -119,8 +109,8 @@ def put_round(report, table, shoe, number):
     """Correct round ``number`` (a dealer error fixed after the fact); the roads are rebuilt."""
     if report.get("round", number) != number:
         abort(400, message=f"the body's round {report['round']} is not the path's round {number}")
-    _, record, version = store().replace(table, shoe, number, round_of_report(report))
-    return written(table, shoe, True, record, version, 200)
+    write = services().rounds.replace(table, shoe, number, round_of_report(report))
+    return written(table, shoe, write, 200)
 
 
 @blp.route(f"{SHOE}/rounds/<int:number>/void", methods=["POST"])
@@ -129,15 +119,15 @@ def put_round(report, table, shoe, number):
 @blp.doc(security=SECURITY)
 def void_round(table, shoe, number):
     """Cancel round ``number``: it stays in the history, marked void, and leaves every road."""
-    _, record, version = store().void(table, shoe, number)
-    return written(table, shoe, True, record, version, 200)
+    write = services().rounds.void(table, shoe, number)
+    return written(table, shoe, write, 200)
 
 
 @blp.route(f"{SHOE}/rounds", methods=["GET"])
 @blp.response(200, HistorySchema)
 def get_rounds(table, shoe):
     """Every round of the shoe in order, void rounds included and marked."""
-    version, records = store().history(table, shoe)
+    version, records = services().rounds.history(table, shoe)
     etag = etag_of(table, shoe, version, "rounds")
     unchanged = not_modified(etag)
     if unchanged is not None:

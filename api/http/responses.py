@@ -1,193 +1,12 @@
-"""Request and response schemas (marshmallow 4), which also make the OpenAPI document."""
+"""Response schemas (marshmallow 4): the OpenAPI document of what the service answers. The shapes
+of the roads are :mod:`roads.shapes`; ``tests/test_contract.py`` holds these schemas to them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import marshmallow as ma
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import fields, validate
 
-from api.store import VARIANTS
-from roads.lobby import LOBBY_ROADS
 from roads.odds import BETS
-
-
-class StrictBoolean(fields.Boolean):
-    """Only JSON ``true``/``false``: ``0``, ``1`` and ``"true"`` are errors."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, bool):
-            raise ValidationError("Not a boolean (use true or false).")
-        return value
-
-
-class StrictInteger(fields.Integer):
-    """Only JSON integers: ``true``, ``1.0`` and ``"1"`` are errors."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(strict=True, **kwargs)
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValidationError("Not an integer.")
-        return super()._deserialize(value, attr, data, **kwargs)
-
-
-CARD = fields.String(validate=validate.Length(min=2, max=3), metadata={"example": "AS"})
-TOTAL = {"validate": validate.Range(min=0, max=9)}
-
-
-class ReportSchema(ma.Schema):
-    """A round as the dealer reports it: its cards, or its result with optional details."""
-
-    player = fields.List(
-        CARD,
-        validate=validate.Length(min=2, max=3),
-        metadata={"description": 'Player cards in deal order, e.g. ["AS", "9D", "2C"]'},
-    )
-    banker = fields.List(CARD, validate=validate.Length(min=2, max=3))
-    result = fields.String(validate=validate.OneOf(["B", "P", "T"]))
-    player_pair = StrictBoolean()
-    banker_pair = StrictBoolean()
-    natural = StrictBoolean()
-    player_total = StrictInteger(**TOTAL)
-    banker_total = StrictInteger(**TOTAL)
-
-    @validates_schema
-    def cards_or_result(self, data: dict[str, Any], **kwargs: Any) -> None:
-        has_cards = "player" in data or "banker" in data
-        details = {
-            "result",
-            "player_pair",
-            "banker_pair",
-            "natural",
-            "player_total",
-            "banker_total",
-        } & data.keys()
-        if has_cards and details:
-            raise ValidationError(
-                "send either the cards (player, banker) or the result with its details, not both"
-            )
-        if has_cards and not ("player" in data and "banker" in data):
-            raise ValidationError("send both hands: player and banker")
-        if not has_cards and "result" not in data:
-            raise ValidationError("send the cards (player, banker) or the result")
-
-
-class RoundInSchema(ReportSchema):
-    round = StrictInteger(
-        required=True,
-        validate=validate.Range(min=1, max=4096),
-        metadata={"description": "The round's number in the shoe: 1 for a new shoe, then n+1."},
-    )
-
-
-# Table and shoe ids: the paths' (api.views.common.IdConverter) and the batch items'.
-ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"
-ID = validate.Regexp(f"^{ID_PATTERN}$", error="ids are 1-64 letters, digits, _ or -")
-MAX_BATCH = 200
-
-
-class BatchRoundSchema(RoundInSchema):
-    table = fields.String(required=True, validate=ID)
-    shoe = fields.String(required=True, validate=ID)
-
-
-class BatchInSchema(ma.Schema):
-    rounds = fields.List(
-        fields.Nested(BatchRoundSchema),
-        required=True,
-        validate=validate.Length(min=1, max=MAX_BATCH),
-        metadata={
-            "description": f"1 to {MAX_BATCH} rounds of any tables, each as for "
-            "POST /v1/tables/{table}/shoes/{shoe}/rounds plus its table and shoe; one table's "
-            "rounds are stored in the order given."
-        },
-    )
-
-
-class CorrectionSchema(ReportSchema):
-    round = StrictInteger(
-        validate=validate.Range(min=1, max=4096),
-        metadata={"description": "Optional; must equal the round number of the path."},
-    )
-
-
-class TableInSchema(ma.Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
-    variant = fields.String(load_default="standard", validate=validate.OneOf(VARIANTS))
-
-
-class RoadsQuerySchema(ma.Schema):
-    ask = fields.String(
-        validate=validate.OneOf(["B", "P"]),
-        metadata={
-            "description": "Preview the roads as if this result came next (nothing is stored)."
-        },
-    )
-    tail = fields.String(
-        load_default="stay",
-        validate=validate.OneOf(["stay", "drop"]),
-        metadata={"description": "Dragon-tail convention of the grids."},
-    )
-
-
-class ImageQuerySchema(ma.Schema):
-    cols = fields.Integer(
-        validate=validate.Range(min=1, max=120),
-        metadata={"description": "Grid columns shown; the view keeps the newest whole columns."},
-    )
-    theme = fields.String(load_default="light", validate=validate.OneOf(["light", "dark"]))
-    scale = fields.Float(
-        load_default=1.0,
-        validate=validate.Range(min=0.5, max=4),
-        metadata={"description": "Pixel size factor (a Big Road cell is 20 px at 1)."},
-    )
-    bead = fields.String(
-        load_default="letters",
-        validate=validate.OneOf(["letters", "totals"]),
-        metadata={"description": "Bead Plate shows B/P/T, or the winning total when known."},
-    )
-    ask = fields.String(
-        validate=validate.OneOf(["B", "P"]),
-        metadata={"description": "Draw the preview of this next result, new cells highlighted."},
-    )
-
-
-class LobbyQuerySchema(ma.Schema):
-    sort = fields.String(
-        validate=validate.OneOf(["streak"]),
-        metadata={"description": "``streak``: longest current run on ``road`` first."},
-    )
-    road = fields.String(
-        load_default="big_road",
-        validate=validate.OneOf(LOBBY_ROADS),
-        metadata={"description": "The road sorted by and counted in ``grown``."},
-    )
-    since = fields.Integer(
-        validate=validate.Range(min=0),
-        metadata={
-            "description": "A ``cursor`` from an earlier answer: ``grown`` then counts the tables "
-            "whose current run on ``road`` grew since (the lobby's red badge)."
-        },
-    )
-
-
-class GoodRoadsQuerySchema(ma.Schema):
-    patterns = fields.String(
-        metadata={
-            "description": "Comma-separated pattern ids (see /v1/patterns). Without it and "
-            "without ``custom``: every built-in pattern."
-        },
-    )
-    custom = fields.List(
-        fields.String(validate=validate.Length(max=100)),
-        validate=validate.Length(max=8),
-        metadata={"description": "A pattern of your own, e.g. ``X1 Y2 X1 Y2`` (repeatable)."},
-    )
-
-
-# -- responses ---------------------------------------------------------------------------------
 
 
 class RoundRecordSchema(ma.Schema):
@@ -402,12 +221,15 @@ class CardsLeftSchema(ma.Schema):
     by_rank = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
 
 
-class BonusOutcomesSchema(ma.Schema):
-    class Meta:
-        unknown = ma.INCLUDE
-
-    natural_win = fields.Float(required=True)
-    natural_tie = fields.Float(required=True)
+# A Bonus bet's outcomes: a natural win or tie, or a non-natural win by 1 to 9 points.
+BonusOutcomesSchema = ma.Schema.from_dict(
+    {
+        "natural_win": fields.Float(required=True),
+        "natural_tie": fields.Float(required=True),
+        **{f"win_by_{points}": fields.Float(required=True) for points in range(1, 10)},
+    },
+    name="BonusOutcomesSchema",
+)
 
 
 class ProbabilitiesSchema(ma.Schema):

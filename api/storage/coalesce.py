@@ -1,8 +1,8 @@
 """Calls that many requests of one process make at once, sent together (group commit).
 
-Every write, every cache look-up and, on Redis Cluster, every lobby step (see :mod:`api.lobby`)
-is a round trip to one Redis node. Under load a worker has many of them waiting on one node at
-once; a :class:`Coalescer` (one per node, see ``Store._pipelined``) sends all the items waiting
+Every write, every cache look-up and, on Redis Cluster, every lobby step is a round trip to one
+Redis node. Under load a worker has many of them waiting on one node at once; a
+:class:`Coalescer` (one per node, see :mod:`api.storage.transport`) sends all the items waiting
 when it is free in one pipeline, and each caller gets the reply to its own item. Nobody waits
 for a timer: a call made while nothing is in flight goes at once, alone; calls made during a
 round trip go together in the next one.
@@ -77,6 +77,12 @@ class Coalescer(Generic[Item]):
         self._lock = threading.Lock()
         self._waiting: list[_Ticket[Item]] = []
         self._busy = False  # a leader is sending, or has been named
+
+    @property
+    def waiting(self) -> int:
+        """How many calls wait for the next batch."""
+        with self._lock:
+            return len(self._waiting)
 
     def call(self, item: Item) -> Any:
         """Send ``item`` (with whatever else is waiting) and return its reply."""

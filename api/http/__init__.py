@@ -1,0 +1,43 @@
+"""The HTTP layer: the endpoints (one module per resource), their request and response schemas,
+JSON errors and the ingest keys. Views parse the request, call the services
+(:mod:`api.services`: the repositories and the read cache of :mod:`api.storage`, the live
+services of :mod:`api.live`) and shape the answer; nothing here talks to Redis itself.
+
+May import: :mod:`api.services`, :mod:`api.storage` (its errors and values), :mod:`api.live`,
+:mod:`api.images`, :mod:`roads`. Nothing below imports this package.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from api.http import errors, events, health, images, lobby, odds, pages, rounds, tables
+from api.http import roads as roads_views
+from api.http.answers import IdConverter
+from api.http.errors import RoadsApi
+from api.http.requests import ID_PATTERN
+
+
+def register(app: Flask) -> RoadsApi:
+    """Every endpoint, the OpenAPI document and the JSON errors, on ``app``."""
+    api = RoadsApi(app)
+    api.register_converter(
+        IdConverter, lambda converter: {"type": "string", "pattern": f"^{ID_PATTERN}$"}
+    )
+    api.spec.components.security_scheme(
+        "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
+    )
+    errors.register(app, api)
+    app.register_blueprint(pages.blp)
+    for blueprint in (
+        health.blp,
+        lobby.blp,
+        tables.blp,
+        rounds.blp,
+        roads_views.blp,
+        images.blp,
+        odds.blp,
+        events.blp,
+    ):
+        api.register_blueprint(blueprint)
+    return api

@@ -1,0 +1,79 @@
+"""What the views share: the app's services, ETags, and JSON answers built through the read cache
+(:mod:`api.storage.readcache`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from flask import Response, current_app, request
+from werkzeug.routing import BaseConverter
+
+from api.http.requests import ID_PATTERN
+from api.services import Services
+from roads import Scorecard
+
+
+class IdConverter(BaseConverter):
+    """Table and shoe ids: ``^[A-Za-z0-9_-]{1,64}$``; anything else is not a route (404), so no
+    key is ever built from raw input."""
+
+    regex = ID_PATTERN
+
+
+def services() -> Services:
+    return current_app.extensions["roads"]
+
+
+def etag_of(*parts: object) -> str:
+    """A strong ETag value for a representation identified by ``parts`` (table, shoe, version,
+    what is shown)."""
+    return hashlib.sha1("\x1f".join(map(str, parts)).encode()).hexdigest()[:24]
+
+
+def held(etag: str) -> bool:
+    """Whether the client already holds this representation (``If-None-Match``)."""
+    return "If-None-Match" in request.headers and etag in request.if_none_match
+
+
+def not_modified(etag: str) -> Response | None:
+    """A 304 when the client already holds this representation."""
+    if held(etag):
+        return unchanged(etag)
+    return None
+
+
+def unchanged(etag: str) -> Response:
+    response = Response(status=304)
+    response.set_etag(etag)
+    return response
+
+
+def json_response(body: bytes, etag: str) -> Response:
+    response = Response(body, mimetype="application/json")
+    response.set_etag(etag)
+    # Clients may keep it but must ask again (cheaply, with If-None-Match) before using it.
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def dumps(payload: Any) -> bytes:
+    return json.dumps(payload, separators=(",", ":")).encode()
+
+
+def shoe_answer(
+    table: str, shoe: str, name: str, build: Callable[[Scorecard], dict[str, Any]]
+) -> Response:
+    """Answer a JSON read of one shoe: 304 if the client is current, else the body ``build``
+    makes of the shoe's scorecard at its version, found or built once by the read cache."""
+
+    def body_of(version: int, scorecard: Scorecard) -> bytes:
+        return dumps({"table": table, "shoe": shoe, "version": version, **build(scorecard)})
+
+    answer = services().reads.get_or_build(
+        table, shoe, name, body_of, held=lambda version: held(etag_of(table, shoe, version, name))
+    )
+    etag = etag_of(table, shoe, answer.version, name)
+    return unchanged(etag) if answer.body is None else json_response(answer.body, etag)

@@ -1,0 +1,96 @@
+"""JSON errors for every failure: one shape (:class:`api.http.responses.ErrorSchema`), the reason
+named, standard headers kept (``Allow`` on 405, ``WWW-Authenticate`` on 401). Which status each
+exception of the storage layer and the domain answers is said once, in :data:`STATUS`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Flask
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException, default_exceptions
+
+from api.http.responses import ErrorSchema
+from api.storage.errors import Conflict, Contended, NotFound, NotReplicated
+from roads import RoadsError
+
+# Headers of werkzeug's own exceptions worth passing on.
+_KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After")
+
+
+class RoadsApi(Api):
+    """flask-smorest's Api with richer error payloads."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException) -> tuple[dict[str, Any], int, dict]:
+        payload, code, headers = super().handle_http_exception(error)
+        headers = dict(headers or {})
+        for name, value in error.get_headers():
+            if name in _KEPT_HEADERS:
+                headers.setdefault(name, value)
+        data = getattr(error, "data", None) or {}
+        if "message" not in payload:
+            errors = payload.get("errors")
+            payload["message"] = _summary(errors) if errors else error.description or error.name
+        for key, value in data.items():
+            if key not in ("message", "errors", "messages", "headers", "exc", "schema"):
+                payload[key] = value
+        return payload, code, headers
+
+
+def _summary(errors: Any, path: str = "") -> str:
+    """The first validation error as one line, naming where it is (``json.round: ...``)."""
+    if isinstance(errors, dict):
+        for key, value in errors.items():
+            where = key if key == "_schema" else f"{path}.{key}" if path else str(key)
+            return _summary(value, "" if key == "_schema" else where)
+    if isinstance(errors, list) and errors:
+        return _summary(errors[0], path)
+    text = str(errors)
+    return f"{path}: {text}" if path else text
+
+
+REDIS_DOWN = "the round store (Redis) is unreachable; retry shortly"
+# A Redis Cluster failing over: a master is down, a slot moves, a replica is read-only until it
+# is promoted. All pass within seconds; the client's retry is safe.
+FAILING_OVER = "the round store (Redis Cluster) is failing over; retry shortly"
+
+# (exception, status, message or None for the exception's own); the first that matches answers.
+STATUS: tuple[tuple[type[Exception], int, str | None], ...] = (
+    (RoadsError, 400, None),
+    (NotFound, 404, None),
+    (Conflict, 409, None),
+    (Contended, 503, None),
+    (NotReplicated, 503, None),
+    (redis.exceptions.ConnectionError, 503, REDIS_DOWN),
+    (redis.exceptions.TimeoutError, 503, REDIS_DOWN),
+    (redis.exceptions.ClusterError, 503, FAILING_OVER),
+    (redis.exceptions.RedisClusterException, 503, FAILING_OVER),
+    (redis.exceptions.TryAgainError, 503, FAILING_OVER),
+    (redis.exceptions.ReadOnlyError, 503, FAILING_OVER),
+    (redis.exceptions.AskError, 503, FAILING_OVER),
+)
+
+
+def status_of(error: Exception) -> int:
+    """The status a request failing with ``error`` answers (400 for anything unlisted: a rules
+    error of one round in a batch)."""
+    return next((status for kind, status, _ in STATUS if isinstance(error, kind)), 400)
+
+
+def register(app: Flask, api: RoadsApi) -> None:
+    """Map the storage layer's and the domain's exceptions to HTTP answers."""
+
+    def answer(error: Exception):
+        _, status, message = next(entry for entry in STATUS if isinstance(error, entry[0]))
+        exception = default_exceptions[status]()
+        details = error.details if isinstance(error, Conflict) else {}
+        headers = {"Retry-After": "1"} if status == 503 else {}
+        text = message or (error.message if isinstance(error, Conflict) else str(error))
+        exception.data = {"message": text, "headers": headers, **details}
+        return api.handle_http_exception(exception)
+
+    for kind, _, _ in STATUS:
+        app.register_error_handler(kind, answer)

@@ -1,0 +1,85 @@
+"""The service's parts, made and wired once per app (:func:`api.create_app` keeps them in
+``app.extensions["roads"]``): the transport to Redis, the repositories and the read cache on it,
+and the live services that follow Redis in the background.
+
+Each part that holds connections or threads makes them on first use, and again in a process
+forked after it (:func:`api.storage.clients.after_fork`): a gunicorn master that preloads the
+app never shares a connection pool with its workers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from api.config import Settings
+from api.live.events import BLOCK_SECONDS, EventHub
+from api.live.versions import VersionWatch
+from api.storage.batch import Item, Outcome, append_many
+from api.storage.clients import RedisClients, database_of
+from api.storage.keys import Keyspace
+from api.storage.lobby import Lobby
+from api.storage.memo import Memo
+from api.storage.readcache import ReadCache
+from api.storage.rounds import Rounds
+from api.storage.states import ShoeStates
+from api.storage.tables import Tables
+from api.storage.transport import Transport
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: Settings
+    keys: Keyspace
+    transport: Transport
+    versions: VersionWatch
+    tables: Tables
+    rounds: Rounds
+    reads: ReadCache
+    lobby: Lobby
+    # Whole lobby answers, the same for every client until the cursor moves:
+    # (epoch, cursor, query) -> body.
+    lobby_answers: Memo
+    # Pictures this process served lately by their exact URL (before the query is parsed).
+    picture_urls: Memo
+    events: EventHub
+
+    @classmethod
+    def build(cls, settings: Settings) -> Services:
+        # Blocking reads (the event stream) and WAIT for replicas need a longer socket timeout.
+        patience = max(BLOCK_SECONDS, settings.write_wait_ms / 1000)
+        clients = RedisClients.of(settings, patience=patience)
+        keys = Keyspace.of(settings.namespace, database_of(settings))
+        transport = Transport(settings, clients)
+        picture_urls = Memo()
+        forget: list[Memo] = [picture_urls]
+        # Whatever was known may have missed messages while unsubscribed: answers keyed by
+        # version are dropped too.
+        versions = VersionWatch(
+            clients.plain,
+            keys.versions_channel,
+            on_reset=lambda: [memo.clear() for memo in forget],
+        )
+        states = ShoeStates(transport, keys, settings.state_ttl)
+        lobby = Lobby(lambda: transport.client, keys.lobby)
+        reads = ReadCache(transport, keys, versions, states, cache_ttl=settings.cache_ttl)
+        forget.append(reads.memo)
+        return cls(
+            settings=settings,
+            keys=keys,
+            transport=transport,
+            versions=versions,
+            tables=Tables(transport, keys, versions, lobby),
+            rounds=Rounds(transport, keys, versions, states, state_ttl=settings.state_ttl),
+            reads=reads,
+            lobby=lobby,
+            lobby_answers=Memo(8 * 1024 * 1024),
+            picture_urls=picture_urls,
+            events=EventHub(clients.blocking, keys.lobby.events),
+        )
+
+    def append_many(self, items: list[Item]) -> list[Outcome]:
+        """Rounds of many tables at once (see :func:`api.storage.batch.append_many`)."""
+        return append_many(self.rounds, items)
+
+    def ping(self) -> bool:
+        return bool(self.transport.client.ping())

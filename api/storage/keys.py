@@ -1,0 +1,140 @@
+"""Every Redis key, channel and stream name the service uses, in one place.
+
+A deployment's names carry its **scope**, so two deployments on one Redis never meet:
+
+- keys live in the deployment's database (``redis://host/N``), and a ``ROADS_NAMESPACE`` puts a
+  prefix ``NAMESPACE:`` before every key, for deployments sharing a database or a cluster;
+- pub/sub channels are not per database in Redis (a message published on database 1 reaches a
+  subscriber on database 0), so the version channel names the database as well as the namespace.
+  Database 0 without a namespace keeps the channel's old name, ``roads:versions``, so instances of
+  the previous release and this one hear each other during a rolling upgrade.
+
+Keys of one table all carry the hash tag ``{t:TABLE}`` and lobby-wide keys share ``{lobby}``, so
+every script and every MULTI touches one Redis Cluster slot (the prefix stands before the tag):
+
+- ``{t:T}:meta``: hash of the table's ``name``, ``variant``, ``current`` shoe, ``mver`` (metadata
+  version), ``seq`` (write sequence number) and ``syncs`` (replication markers);
+- ``{t:T}:shoes``: list of the table's shoe ids, oldest first;
+- ``{t:T}:lobby``: the lobby update of the table's last write (see :mod:`api.storage.lobbyscript`);
+- ``{t:T}:shoe:S``: hash of the shoe's ``version`` (raised by every change), ``rounds`` reported
+  and ``void`` count;
+- ``{t:T}:shoe:S:rounds``: list of round records (JSON), round n at index n-1 (no TTL: durable);
+- ``{t:T}:shoe:S:state``: cached scorecard state, ``b"VERSION:" + bytes`` (with a TTL);
+- ``{t:T}:shoe:S:cache:NAME``: cached response, ``b"VERSION:" + bytes`` (with a TTL), and
+  ``...:cache:claim:NAME`` the claim to build it;
+- the lobby's keys: see :class:`LobbyKeys`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+
+@dataclass(frozen=True, slots=True)
+class TableKeys:
+    meta: str
+    shoes: str
+    lobby: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeKeys:
+    table: TableKeys
+    info: str
+    rounds: str
+    state: str
+
+    def cache(self, name: str) -> str:
+        """Where the response ``name`` of this shoe is cached."""
+        return f"{self.info}:cache:{name}"
+
+    def claim(self, name: str) -> str:
+        """Where a request's claim to build the response ``name`` is kept."""
+        return f"{self.info}:cache:claim:{name}"
+
+
+@dataclass(frozen=True)
+class LobbyKeys:
+    """The lobby-wide keys, all under one hash tag (see :mod:`api.storage.lobby`)."""
+
+    tag: str
+
+    def _key(self, name: str) -> str:
+        return f"{self.tag}:{name}"
+
+    @cached_property
+    def applied(self) -> str:
+        # LOBBY_PUBLISH names the grown and member hashes from this key: TAG:applied.
+        return self._key("applied")
+
+    @cached_property
+    def tables(self) -> str:
+        return self._key("tables")
+
+    @cached_property
+    def summaries(self) -> str:
+        return self._key("summaries")
+
+    @cached_property
+    def shapes(self) -> str:
+        return self._key("shapes")
+
+    @cached_property
+    def matched(self) -> str:
+        return self._key("matched")
+
+    @cached_property
+    def edges(self) -> str:
+        return self._key("edges")
+
+    @cached_property
+    def seq(self) -> str:
+        return self._key("seq")
+
+    @cached_property
+    def epoch(self) -> str:
+        return self._key("epoch")
+
+    @cached_property
+    def events(self) -> str:
+        """The Redis Stream the live event feed reads."""
+        return self._key("events")
+
+    def grown(self, road: str) -> str:
+        return self._key(f"grown:{road}")
+
+    def good(self, pattern: str) -> str:
+        return self._key(f"good:{pattern}")
+
+
+@dataclass(frozen=True)
+class Keyspace:
+    """The names of one deployment: ``prefix`` before every key (``""`` or ``"NAMESPACE:"``) and
+    the ``database`` its keys live in."""
+
+    prefix: str = ""
+    database: int = 0
+
+    @classmethod
+    def of(cls, namespace: str | None, database: int) -> Keyspace:
+        """The names of a deployment with this namespace (checked by :mod:`api.config`)."""
+        return cls(f"{namespace}:" if namespace else "", database)
+
+    def table(self, table: str) -> TableKeys:
+        tag = f"{self.prefix}{{t:{table}}}"
+        return TableKeys(meta=f"{tag}:meta", shoes=f"{tag}:shoes", lobby=f"{tag}:lobby")
+
+    def shoe(self, table: str, shoe: str) -> ShoeKeys:
+        info = f"{self.prefix}{{t:{table}}}:shoe:{shoe}"
+        return ShoeKeys(self.table(table), info, f"{info}:rounds", f"{info}:state")
+
+    @cached_property
+    def lobby(self) -> LobbyKeys:
+        return LobbyKeys(f"{self.prefix}{{lobby}}")
+
+    @cached_property
+    def versions_channel(self) -> str:
+        """The pub/sub channel of committed versions (see :mod:`api.live.versions`)."""
+        scope = f"@{self.database}" if self.database else ""
+        return f"{self.prefix}roads:versions{scope}"

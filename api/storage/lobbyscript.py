@@ -1,0 +1,243 @@
+"""How a committed write reaches the lobby: the update it implies, and the script that applies it.
+
+A write is committed by a script on its table's slot (:mod:`api.storage.scripts`), which also
+keeps the lobby update the write implies at ``{t:TABLE}:lobby`` as ``SEQ:CURRENT:JSON`` (the
+table's write sequence number, ``1`` when the shoe is the table's current one, the update's JSON
+from :func:`update_of`). :data:`LOBBY_PUBLISH` then applies it to the lobby-wide keys, on the
+lobby's slot: on a single Redis server in the same round trip, reading the update from the
+table's key; on Redis Cluster in a second one, with the update passed in.
+
+**Why the Good Road and edge transitions are made in Lua.** A ``good_road`` or ``edge`` event
+fires when a table starts or stops matching, which depends on the membership the lobby held when
+the update is applied. Updates of one table may be applied late, twice (a retried write hands its
+stored update over again) or by two processes at once; only the script, reading the old
+membership and writing the new one atomically and skipping any update older than the last one
+applied, can fire each transition once and in order. The rule itself is
+:func:`roads.lobby.transitions`, and the tests hold the script to it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, NamedTuple
+
+from api.storage.keys import LobbyKeys
+from api.storage.scripts import Script
+from roads import Round, Scorecard
+from roads.lobby import LOBBY_ROADS, RoadShape, run_changes, summary
+from roads.patterns import PATTERNS
+
+STREAM_LENGTH = 20_000  # events kept for clients that resume (approximate, trimmed by Redis)
+
+
+def compact(payload: Any) -> str:
+    return json.dumps(payload, separators=(",", ":"))
+
+
+def registry_entry(name: str, variant: str) -> str:
+    """A table's entry in the lobby's registry (``{lobby}:tables``)."""
+    return compact({"name": name, "variant": variant})
+
+
+def update_of(
+    table: str,
+    shoe: str,
+    version: int,
+    scorecard: Scorecard,
+    *,
+    variant: str,
+    before: dict[str, Any] | None,
+    events: Iterable[tuple[str, dict[str, Any]]],
+) -> str:
+    """The lobby update a write implies, as JSON: the shoe's summary after the write, its road
+    shape, the patterns matched (``id=since_round,...``), how each road's current run changed
+    from ``before`` (the streaks before the write; ``None`` for a new or rebuilt shoe;
+    ``road=+`` grew, ``road=-`` another run started), the bets with the edge under the table's
+    ``variant`` (``bet=rtp,...``), and the write's events (``[type, JSON]`` pairs)."""
+    tile = summary(scorecard, variant)
+    return compact(
+        {
+            "shoe": shoe,
+            "summary": compact({"shoe": shoe, "version": version, **tile}),
+            "shape": compact(RoadShape.of(scorecard).as_dict()),
+            "matched": pairs((g["pattern"], g["since_round"]) for g in tile["good_roads"]),
+            "runs": ",".join(
+                f"{road}={'+' if change == 'grew' else '-'}"
+                for road, change in run_changes(before, tile["streaks"]).items()
+            ),
+            "edges": pairs((bet, f"{rtp:.6f}") for bet, rtp in tile["edge"].items()),
+            "events": [[kind, compact(data)] for kind, data in events],
+        }
+    )
+
+
+def pairs(items: Iterable[tuple[str, Any]]) -> str:
+    """``name=value,...``, the form the script reads memberships in (names and values hold no
+    ``,`` or ``=``)."""
+    return ",".join(f"{name}={value}" for name, value in items)
+
+
+def parse_pairs(text: str) -> dict[str, str]:
+    """What :func:`pairs` wrote, as the script reads it."""
+    return dict(part.split("=", 1) for part in text.split(",") if part)
+
+
+def round_event(table: str, shoe: str, version: int, number: int, round: Round) -> dict[str, Any]:
+    return {
+        "table": table,
+        "shoe": shoe,
+        "version": version,
+        "round": number,
+        "result": round.result,
+        "void": round.void,
+    }
+
+
+class Stored(NamedTuple):
+    """An update as the write scripts keep it: ``SEQ:CURRENT:JSON``."""
+
+    seq: int
+    current: bool
+    update: str
+
+    def encode(self) -> str:
+        return f"{self.seq}:{int(self.current)}:{self.update}"
+
+    @classmethod
+    def decode(cls, text: bytes | str) -> Stored:
+        raw = text.decode() if isinstance(text, bytes) else text
+        seq, current, update = raw.split(":", 2)
+        return cls(int(seq), current == "1", update)
+
+
+# KEYS: LobbyPublish.publish_keys (applied sequence numbers, table registry, summaries, road
+#       shapes, matched patterns, lobby sequence counter, event stream, favourable bets, then one
+#       "grown" hash per lobby road and one member hash per pattern), then, when ARGV[4] is empty,
+#       the table's stored lobby update ({t:TABLE}:lobby)
+# ARGV: table, default registry entry JSON, stream length bound, the stored update (Stored), or
+#       empty to read it from the last key
+LOBBY_PUBLISH = Script("""
+local table_id = ARGV[1]
+local last_key = #KEYS
+local stored = ARGV[4]
+if stored == '' then
+  stored = redis.call('GET', KEYS[last_key])
+  last_key = last_key - 1
+  if not stored then
+    return {0}
+  end
+end
+local seq_text, current, body = string.match(stored, '^(%d+):([01]):(.*)$')
+local seq = tonumber(seq_text)
+if seq <= tonumber(redis.call('HGET', KEYS[1], table_id) or '0') then
+  return {0}
+end
+local update = cjson.decode(body)
+redis.call('HSET', KEYS[1], table_id, seq)
+redis.call('HSETNX', KEYS[2], table_id, ARGV[2])
+local lseq = redis.call('INCR', KEYS[6])
+local maxlen = tonumber(ARGV[3])
+local ids = {}
+local function emit(kind, data)
+  ids[#ids + 1] = redis.call('XADD', KEYS[7], 'MAXLEN', '~', maxlen, '*', 'type', kind,
+    'data', data)
+end
+for _, event in ipairs(update.events) do
+  emit(event[1], event[2])
+end
+if current ~= '1' then
+  return {1, lseq, unpack(ids)}
+end
+-- The "grown" and member hashes are named from the lobby's tag (KEYS[1] is TAG:applied), as
+-- LobbyKeys names them: no search of KEYS on every call (a quarter of its cost).
+local tag = string.sub(KEYS[1], 1, #KEYS[1] - #':applied')
+redis.call('HSET', KEYS[3], table_id, update.summary)
+redis.call('HSET', KEYS[4], table_id, update.shape)
+for road, change in string.gmatch(update.runs, '([^,=]+)=([+-])') do
+  if change == '+' then
+    redis.call('HSET', tag .. ':grown:' .. road, table_id, lseq)
+  else
+    redis.call('HDEL', tag .. ':grown:' .. road, table_id)
+  end
+end
+-- "name=value,..." as a table
+local function parsed(text)
+  local found = {}
+  for name, value in string.gmatch(text, '([^,=]+)=([^,]+)') do
+    found[name] = value
+  end
+  return found
+end
+-- Replace the table's entry in the hash KEY by FRESH ("name=value,..."), emitting a KIND event
+-- with state "stop" for each name that left and "start" for each that came; on_change keeps an
+-- index current (value nil: the name left).
+local function transition(key, fresh, kind, field, value_field, on_change)
+  local old, new = parsed(redis.call('HGET', key, table_id) or ''), parsed(fresh)
+  redis.call('HSET', key, table_id, fresh)
+  local prefix = '{"table":"' .. table_id .. '","shoe":"' .. update.shoe .. '","' .. field .. '":"'
+  local function event(name, state, value)
+    emit(kind, prefix .. name .. '","state":"' .. state .. '","' .. value_field .. '":'
+      .. value .. '}')
+  end
+  for name, value in pairs(old) do
+    if not new[name] then
+      on_change(name, nil)
+      event(name, 'stop', value)
+    end
+  end
+  for name, value in pairs(new) do
+    on_change(name, value)
+    if not old[name] then
+      event(name, 'start', value)
+    end
+  end
+end
+transition(KEYS[5], update.matched, 'good_road', 'pattern', 'since_round', function(pattern, since)
+  if since then
+    redis.call('HSET', tag .. ':good:' .. pattern, table_id, since)
+  else
+    redis.call('HDEL', tag .. ':good:' .. pattern, table_id)
+  end
+end)
+transition(KEYS[8], update.edges, 'edge', 'bet', 'rtp', function() end)
+return {1, lseq, unpack(ids)}
+""")
+
+
+@dataclass(frozen=True)
+class LobbyPublish:
+    """Hand a committed write's lobby update to the lobby: applied once and in table write order
+    (an older or repeated one changes nothing), so a retried write may hand it over again, in
+    case the first answer was lost before the lobby had it."""
+
+    keys: LobbyKeys
+
+    @cached_property
+    def publish_keys(self) -> list[str]:
+        keys = self.keys
+        return [
+            keys.applied,
+            keys.tables,
+            keys.summaries,
+            keys.shapes,
+            keys.matched,
+            keys.seq,
+            keys.events,
+            keys.edges,
+            *(keys.grown(road) for road in LOBBY_ROADS),
+            *(keys.good(pattern.id) for pattern in PATTERNS),
+        ]
+
+    def queue(self, commands: Any, table: str, stored: bytes | str) -> None:
+        """The update as the write script stored it (passed in: Redis Cluster)."""
+        args = [table, registry_entry(table, "standard"), STREAM_LENGTH, stored]
+        LOBBY_PUBLISH.queue(commands, self.publish_keys, args)
+
+    def queue_stored(self, commands: Any, table: str, stored_key: str) -> None:
+        """The update read by the script from ``stored_key`` (one Redis server: the write and
+        this travel in one round trip; the key is in another Cluster slot than the lobby)."""
+        args = [table, registry_entry(table, "standard"), STREAM_LENGTH, ""]
+        LOBBY_PUBLISH.queue(commands, [*self.publish_keys, stored_key], args)

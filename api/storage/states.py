@@ -1,0 +1,66 @@
+"""A shoe's scorecard at a version: its cached state when that is of the version, else rebuilt
+from the stored rounds (and cached again). Both the writes (what an append is computed from) and
+the read cache (what an answer is built from) start here.
+"""
+
+from __future__ import annotations
+
+import json
+
+from api.storage.errors import Contended, NotFound
+from api.storage.keys import Keyspace, ShoeKeys
+from api.storage.records import round_of
+from api.storage.scripts import at_version, store_state
+from api.storage.transport import Transport
+from roads import Scorecard
+
+# Optimistic reads and writes retry this often when other writers keep winning; then 503.
+MAX_ATTEMPTS = 8
+
+
+class ShoeStates:
+    def __init__(self, transport: Transport, keys: Keyspace, state_ttl: int) -> None:
+        self.transport = transport
+        self.keys = keys
+        self.state_ttl = state_ttl
+
+    def current(self, table: str, shoe: str) -> tuple[int, Scorecard]:
+        """The shoe's current version and scorecard. Raises :class:`NotFound` for an unknown
+        shoe, :class:`Contended` when it keeps changing while read."""
+        keys = self.keys.shoe(table, shoe)
+        for _ in range(MAX_ATTEMPTS):
+            pipe = self.transport.client.pipeline(transaction=True)
+            pipe.hget(keys.info, "version")
+            pipe.get(keys.state)
+            version, state = pipe.execute()
+            if version is None:
+                raise NotFound(f"table {table} has no shoe {shoe}")
+            scorecard = self.at(keys, int(version), state)
+            if scorecard is not None:
+                return int(version), scorecard
+        raise Contended(f"shoe {shoe} is changing too fast; retry")
+
+    def at(self, keys: ShoeKeys, version: int, state: bytes | None) -> Scorecard | None:
+        """The scorecard at ``version``: the cached ``state`` (``b"VERSION:bytes"``) if it is of
+        that version, else rebuilt from the rounds; ``None`` if the shoe is no longer at that
+        version."""
+        if version == 0:
+            return Scorecard.from_rounds([])  # every write raises the version: no rounds yet
+        cached = at_version(state, version)
+        if cached is not None:
+            return Scorecard.from_bytes(cached)
+        current, records = self.records(keys)
+        if (current or 0) != version:
+            return None
+        scorecard = Scorecard.from_rounds([round_of(record) for record in records])
+        if records:
+            store_state(self.transport.client, keys, version, scorecard.to_bytes(), self.state_ttl)
+        return scorecard
+
+    def records(self, keys: ShoeKeys) -> tuple[int | None, list[dict]]:
+        """The shoe's version (``None``: no such shoe) and every round record, read together."""
+        pipe = self.transport.client.pipeline(transaction=True)
+        pipe.hget(keys.info, "version")
+        pipe.lrange(keys.rounds, 0, -1)
+        version, records = pipe.execute()
+        return (int(version) if version is not None else None), [json.loads(r) for r in records]

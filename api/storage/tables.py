@@ -1,0 +1,77 @@
+"""Tables: their name and variant, their shoes and which one is current."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.storage.keys import Keyspace
+from api.storage.known import KnownVersions
+from api.storage.lobby import Lobby
+from api.storage.transport import Transport
+
+
+class Tables:
+    def __init__(
+        self, transport: Transport, keys: Keyspace, versions: KnownVersions, lobby: Lobby
+    ) -> None:
+        self.transport = transport
+        self.keys = keys
+        self.versions = versions
+        self.lobby = lobby
+
+    def put(self, table: str, name: str, variant: str) -> None:
+        """Name the table and set its variant (in the lobby too)."""
+        meta = self.keys.table(table).meta
+        pipe = self.transport.client.pipeline(transaction=True)
+        pipe.hset(meta, mapping={"name": name, "variant": variant})
+        pipe.hincrby(meta, "mver", 1)
+        pipe.execute()
+        self.lobby.register(table, name, variant)
+
+    def get(self, table: str) -> dict[str, Any] | None:
+        """The table's metadata and its current shoe's version and counts, or ``None``."""
+        keys = self.keys.table(table)
+        client = self.transport.client
+        meta = {k.decode(): v.decode() for k, v in client.hgetall(keys.meta).items()}
+        if not meta:
+            return None
+        current = meta.get("current")
+        version = rounds = void = 0
+        shoes: list[str] = []
+        if current is not None:
+            pipe = client.pipeline(transaction=True)
+            pipe.hmget(self.keys.shoe(table, current).info, "version", "rounds", "void")
+            pipe.lrange(keys.shoes, 0, -1)
+            (version, rounds, void), shoe_ids = pipe.execute()
+            version, rounds, void = (int(v or 0) for v in (version, rounds, void))
+            shoes = [s.decode() for s in shoe_ids]
+        return {
+            "table": table,
+            "name": meta.get("name", table),
+            "variant": meta.get("variant", "standard"),
+            "current_shoe": current,
+            "version": version,
+            "rounds": rounds,
+            "rounds_played": rounds - void,
+            "void_rounds": void,
+            "shoes": shoes,
+            "meta_version": int(meta.get("mver", 0)),
+        }
+
+    def variant(self, table: str) -> str:
+        """The table's variant (``standard`` until it is set)."""
+        stored = self.transport.client.hget(self.keys.table(table).meta, "variant")
+        return stored.decode() if stored is not None else "standard"
+
+    def current_shoe(self, table: str) -> str | None:
+        """The table's current shoe, known in this process or read from Redis; ``None`` for a
+        table without one."""
+        known = self.versions.current(table)
+        if known is not None:
+            return known
+        token = self.versions.token()
+        current, seq = self.transport.client.hmget(self.keys.table(table).meta, "current", "seq")
+        if current is None:
+            return None
+        self.versions.saw_current(table, current.decode(), int(seq or 0), token)
+        return current.decode()

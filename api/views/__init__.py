@@ -1,1 +1,0 @@
-"""The HTTP endpoints, one blueprint per group."""
