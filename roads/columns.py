@@ -8,6 +8,7 @@ Columns have no length limit: the display grid's dragon tail is the layout's bus
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,9 +95,19 @@ class Columns:
             return NO_STREAK
         return Streak(self.sides[self._longest], self.lengths[self._longest])
 
+    def runs(self) -> dict[str, dict[str, Any]]:
+        """``{"current": streak, "longest": streak}``, each as :meth:`Streak.as_dict`."""
+        return {"current": self.current.as_dict(), "longest": self.longest.as_dict()}
+
     def copy(self) -> Columns:
         other = Columns()
         other.sides = list(self.sides)
         other.lengths = list(self.lengths)
         other._longest = self._longest
         return other
+
+
+def runs_of(roads: Iterable[tuple[str, Columns]]) -> Any:
+    """The current and longest run of each named road's columns (a :class:`roads.shapes.Streaks`
+    for a scorecard's four roads)."""
+    return {name: columns.runs() for name, columns in roads}

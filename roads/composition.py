@@ -64,6 +64,10 @@ class Composition:
         """How many cards are still in the shoe."""
         return 52 * self.decks - sum(self._dealt)
 
+    def left_each(self) -> tuple[int, ...]:
+        """How many of each of the 52 cards are still in, in :data:`~roads.cards.CARDS` order."""
+        return tuple(self.decks - dealt for dealt in self._dealt)
+
     def to_bytes(self) -> bytes:
         """The 52 dealt counts, in :data:`~roads.cards.CARDS` order."""
         return bytes(self._dealt)

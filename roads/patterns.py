@@ -329,3 +329,26 @@ def good_roads_after(
         {"pattern": pattern.id, "name": pattern.name, "since_round": before.get(pattern.id, latest)}
         for pattern in matching(sides, lengths, patterns)
     ]
+
+
+# The built-in patterns' last answer for a Big Road: (its cell count then, the answer as
+# (pattern id, name, since_round) triples).
+Known = tuple[int, tuple[tuple[str, str, int], ...]]
+
+
+def good_roads_carried(
+    known: Known | None, sides: Sequence[str], lengths: Sequence[int], cell_rounds: Sequence[int]
+) -> tuple[list[dict[str, object]], Known]:
+    """The built-in patterns the road matches now, and what to keep for the next call. Asked
+    after every cell (a lobby asks after every round), the answer is carried forward from the
+    last one (:func:`good_roads_after`); asked again with no new cell, it is the last one."""
+    cells = len(cell_rounds)
+    if known is not None and known[0] == cells:
+        found = [{"pattern": p, "name": n, "since_round": r} for p, n, r in known[1]]
+    elif known is not None and known[0] == cells - 1:
+        previous = [{"pattern": p, "since_round": r} for p, _, r in known[1]]
+        found = good_roads_after(previous, sides, lengths, cell_rounds)
+    else:
+        found = good_roads_of(sides, lengths, cell_rounds)
+    kept = tuple((g["pattern"], g["name"], g["since_round"]) for g in found)
+    return found, (cells, kept)  # type: ignore[return-value]

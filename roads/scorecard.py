@@ -15,16 +15,20 @@ from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any
 
+from roads import snapshot
+from roads.beadplate import bead_plate
 from roads.bigroad import BigRoad
+from roads.columns import runs_of
 from roads.composition import DEFAULT_DECKS, Composition
-from roads.derived import DERIVED_ROADS, DerivedRoad, derived_mark
+from roads.derived import DERIVED_ROADS, DerivedRoad
 from roads.errors import RoundError, ShoeError
 from roads.grid import TAILS, Tail
-from roads.patterns import PATTERNS, Pattern, good_roads_after, good_roads_of
+from roads.patterns import PATTERNS, Known, Pattern, good_roads_carried, good_roads_of
+from roads.probe import NO_PROBE, Marks, probe_dict, probe_marks
 from roads.round import RESULTS, Round
 from roads.roundlog import RoundLog
-from roads.shapes import BigRoadShape, ScorecardShape
-from roads.state import FORMAT_VERSION, MAGIC, Reader, StateError, Writer
+from roads.shapes import Bead, BigRoadShape, Probe, ScorecardShape, Streaks
+from roads.snapshot import Parts
 from roads.stats import ShoeStats
 
 # No 8-deck shoe comes near this (416 cards make at most ~104 rounds); it bounds the state format.
@@ -32,7 +36,6 @@ MAX_ROUNDS = 4096
 
 _BARE: dict[str, Round] = {result: Round(result) for result in RESULTS}
 _HANDS = attrgetter("player_cards", "banker_cards")
-_NO_PROBE: tuple[tuple[str | None, ...], tuple[str | None, ...]] = ((None,) * 3, (None,) * 3)
 
 
 def as_round(value: Round | str) -> Round:
@@ -53,17 +56,8 @@ class Scorecard:
     than the shoe holds it.
     """
 
-    __slots__ = (
-        "_bead",
-        "_composition",
-        "_good",
-        "_log",
-        "_probe",
-        "_stats",
-        "big_road",
-        "derived",
-        "tail",
-    )
+    __slots__ = ("_bead", "_composition", "_good", "_log", "_probe", "_stats")
+    __slots__ += ("big_road", "derived", "tail")
 
     def __init__(self, *, tail: Tail = "stay", decks: int = DEFAULT_DECKS) -> None:
         if tail not in TAILS:
@@ -77,10 +71,9 @@ class Scorecard:
         self.derived: tuple[DerivedRoad, ...] = tuple(
             DerivedRoad(name, k, tail) for name, k in DERIVED_ROADS
         )
-        self._probe = _NO_PROBE
-        # The built-in Good Roads as last asked: (Big Road cells then, the answer). Asked after
-        # every round (the lobby does), the next answer is carried forward from it.
-        self._good: tuple[int, tuple[tuple[str, str, int], ...]] | None = None
+        self._probe = NO_PROBE
+        # The built-in Good Roads as last asked (see roads.patterns.good_roads_carried).
+        self._good: Known | None = None
 
     # -- building ---------------------------------------------------------------------------
 
@@ -109,7 +102,7 @@ class Scorecard:
         column, row = position
         for road in self.derived:
             road.add(lengths, column, row)
-        self._probe = self._compute_probe()
+        self._probe = probe_marks(self.big_road, self.derived)
 
     @classmethod
     def from_rounds(
@@ -132,7 +125,7 @@ class Scorecard:
         lengths = scorecard.big_road.columns.lengths
         for road in scorecard.derived:
             road.build(lengths)
-        scorecard._probe = scorecard._compute_probe()
+        scorecard._probe = probe_marks(scorecard.big_road, scorecard.derived)
         return scorecard
 
     def replace(self, number: int, round: Round | str) -> None:
@@ -140,18 +133,18 @@ class Scorecard:
 
         Nothing changes when the corrected shoe is refused (for example a card beyond the decks).
         """
-        index = self._index(number)
-        rounds = list(self._log.rounds())
-        rounds[index] = as_round(round)
-        self._become(Scorecard.from_rounds(rounds, tail=self.tail, decks=self.decks))
+        self._rebuild(self._index(number), as_round(round))
 
     def void(self, number: int) -> None:
         """Cancel round ``number`` (1-based): it stays in :attr:`rounds` and leaves every road."""
         index = self._index(number)
+        old = self._log.rounds()[index]
+        if not old.void:
+            self._rebuild(index, old.voided())
+
+    def _rebuild(self, index: int, round: Round) -> None:
         rounds = list(self._log.rounds())
-        if rounds[index].void:
-            return
-        rounds[index] = rounds[index].voided()
+        rounds[index] = round
         self._become(Scorecard.from_rounds(rounds, tail=self.tail, decks=self.decks))
 
     def preview(self, result: str) -> Scorecard:
@@ -162,17 +155,23 @@ class Scorecard:
         return other
 
     def copy(self) -> Scorecard:
-        other = Scorecard.__new__(Scorecard)
-        other.tail = self.tail
-        other._log = self._log.copy()
-        other._bead = list(self._bead)
-        other._composition = self._composition.copy()
-        other._stats = self._stats.copy()
-        other.big_road = self.big_road.copy()
-        other.derived = tuple(road.copy() for road in self.derived)
-        other._probe = self._probe
+        other = Scorecard._assemble(self._parts().copy(), self._bead, self._probe)
         other._good = self._good
         return other
+
+    def _parts(self) -> Parts:
+        parts = (self._log, self._composition, self._stats, self.big_road, self.derived)
+        return Parts(self.tail, self.decks, *parts)
+
+    @classmethod
+    def _assemble(cls, parts: Parts, bead: list[int], probe: Marks) -> Scorecard:
+        """A scorecard of these parts (taken, not copied), with its played rounds and probe."""
+        scorecard = cls.__new__(cls)
+        scorecard.tail = parts.tail
+        scorecard._log, scorecard._composition, scorecard._stats = parts[2:5]
+        scorecard.big_road, scorecard.derived = parts.big_road, parts.derived
+        scorecard._bead, scorecard._probe, scorecard._good = list(bead), probe, None
+        return scorecard
 
     def _become(self, other: Scorecard) -> None:
         for name in Scorecard.__slots__:
@@ -209,8 +208,7 @@ class Scorecard:
     def cards_left(self) -> tuple[int, ...]:
         """How many of each of the 52 cards are still in the shoe (in
         :data:`~roads.cards.CARDS` order), as far as the reported cards tell."""
-        decks = self._composition.decks
-        return tuple(decks - dealt for dealt in self._composition.to_bytes())
+        return self._composition.left_each()
 
     def __len__(self) -> int:
         """Rounds that entered the roads (void rounds excluded)."""
@@ -228,23 +226,10 @@ class Scorecard:
                 return road
         raise KeyError(name)
 
-    def _compute_probe(self) -> tuple[tuple[str | None, ...], tuple[str | None, ...]]:
-        big_road = self.big_road
-        lengths = big_road.columns.lengths
-        marks = []
-        for side in "BP":
-            column, row = big_road.next_position(side)
-            marks.append(tuple(derived_mark(lengths, column, row, road.k) for road in self.derived))
-        return marks[0], marks[1]
-
-    def probe(self) -> dict[str, dict[str, str | None]]:
+    def probe(self) -> Probe:
         """Ask Banker / Ask Player: the mark each derived road would get if the next result were
         ``"B"`` or ``"P"`` (``None`` where that road would not have started yet)."""
-        names = [road.name for road in self.derived]
-        return {
-            side: dict(zip(names, marks, strict=True))
-            for side, marks in zip("BP", self._probe, strict=True)
-        }
+        return probe_dict(self.derived, self._probe)
 
     def good_roads(self, patterns: Sequence[Pattern] = PATTERNS) -> list[dict[str, Any]]:
         """The Good Roads the Big Road matches now (see :mod:`roads.patterns`), each with the
@@ -252,51 +237,21 @@ class Scorecard:
         columns, cells = self.big_road.columns, self.big_road.cell_rounds
         if patterns is not PATTERNS:
             return good_roads_of(columns.sides, columns.lengths, cells, patterns)
-        known = self._good
-        if known is not None and known[0] == len(cells):
-            found = [{"pattern": p, "name": n, "since_round": r} for p, n, r in known[1]]
-        elif known is not None and known[0] == len(cells) - 1:
-            previous = [{"pattern": p, "since_round": r} for p, _, r in known[1]]
-            found = good_roads_after(previous, columns.sides, columns.lengths, cells)
-        else:
-            found = good_roads_of(columns.sides, columns.lengths, cells)
-        self._good = (len(cells), tuple((g["pattern"], g["name"], g["since_round"]) for g in found))
+        found, self._good = good_roads_carried(self._good, columns.sides, columns.lengths, cells)
         return found
 
-    def streaks(self) -> dict[str, dict[str, dict[str, Any]]]:
+    def streaks(self) -> Streaks:
         """Current and longest run of the Big Road (side B/P) and each derived road (red/blue)."""
-        roads = [("big_road", self.big_road.columns)]
-        roads += [(road.name, road.columns) for road in self.derived]
-        return {
-            name: {"current": columns.current.as_dict(), "longest": columns.longest.as_dict()}
-            for name, columns in roads
-        }
+        named = [("big_road", self.big_road.columns)]
+        return runs_of(named + [(road.name, road.columns) for road in self.derived])
 
     def stats(self) -> dict[str, Any]:
         """Shoe statistics (see :mod:`roads.stats`)."""
         return self._stats.as_dict(self.big_road.columns)
 
-    def bead_plate(self) -> list[dict[str, Any]]:
-        """Every played round in order, 6 rows, column-major: bead ``i`` is at (i // 6, i % 6)."""
-        rounds = self._log.rounds()
-        beads = []
-        for position, index in enumerate(self._bead):
-            round = rounds[index]
-            beads.append(
-                {
-                    "round": index + 1,
-                    "result": round.result,
-                    "col": position // 6,
-                    "row": position % 6,
-                    "player_pair": round.player_pair,
-                    "banker_pair": round.banker_pair,
-                    "natural": round.natural,
-                    "winning_total": round.winning_total,
-                    "player_total": round.player_total,
-                    "banker_total": round.banker_total,
-                }
-            )
-        return beads
+    def bead_plate(self) -> list[Bead]:
+        """Every played round in order, 6 rows, column-major (see :mod:`roads.beadplate`)."""
+        return bead_plate(self._log.rounds(), self._bead)
 
     def big_road_dict(self) -> BigRoadShape:
         """``{"leading_ties", "columns": [[cell, ...], ...]}`` with each cell's grid position."""
@@ -304,63 +259,29 @@ class Scorecard:
 
     def as_dict(self) -> ScorecardShape:
         """The canonical JSON-ready shape of the whole scorecard (see :mod:`roads.shapes`)."""
-        shape: dict[str, Any] = {
+        return {  # type: ignore[return-value, misc]
             "rounds": len(self._bead),
             "bead_plate": self.bead_plate(),
             "big_road": self.big_road_dict(),
+            **{road.name: road.as_dict() for road in self.derived},
+            "probe": self.probe(),
+            "streaks": self.streaks(),
+            "stats": self.stats(),
         }
-        for road in self.derived:
-            shape[road.name] = road.as_dict()
-        shape["probe"] = self.probe()
-        shape["streaks"] = self.streaks()
-        shape["stats"] = self.stats()
-        return shape  # type: ignore[return-value]
 
     # -- state ------------------------------------------------------------------------------
 
     def to_bytes(self) -> bytes:
         """The whole state in the compact binary form of :mod:`roads.state`."""
-        writer = Writer()
-        writer.raw(MAGIC)
-        writer.u8(FORMAT_VERSION)
-        writer.u8(TAILS.index(self.tail))
-        writer.u8(self.decks)
-        self._log.write(writer)
-        writer.raw(self._composition.to_bytes())
-        writer.u16s(list(self._stats.counters()))
-        self.big_road.write(writer)
-        for road in self.derived:
-            road.write(writer)
-        return bytes(writer.buf)
+        return snapshot.dump(self._parts())
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Scorecard:
         """Restore a scorecard from :meth:`to_bytes`; raises :class:`~roads.state.StateError`
         for bytes that are not such a state."""
-        try:
-            return cls._read(Reader(data))
-        except StateError:
-            raise
-        except (IndexError, KeyError, ValueError, OverflowError) as error:
-            raise StateError(f"not a scorecard state: {error}") from error
-
-    @classmethod
-    def _read(cls, reader: Reader) -> Scorecard:
-        if reader.raw(2) != MAGIC or reader.u8() != FORMAT_VERSION:
-            raise StateError("not a scorecard state of this format version")
-        tail = TAILS[reader.u8()]
-        scorecard = cls(tail=tail, decks=reader.u8())
-        log = scorecard._log = RoundLog.read(reader)
-        scorecard._composition = Composition(scorecard.decks, reader.raw(52))
-        scorecard._stats = ShoeStats.from_counters(tuple(reader.u16s()))
-        scorecard._bead = log.played()
-        scorecard.big_road = BigRoad.read(reader, tail, log.cells())
-        for road in scorecard.derived:
-            road.read(reader)
-        if reader.pos != len(reader.data):
-            raise StateError("scorecard state has trailing bytes")
-        scorecard._probe = scorecard._compute_probe()
-        return scorecard
+        parts = snapshot.load(data)
+        probe = probe_marks(parts.big_road, parts.derived)
+        return cls._assemble(parts, parts.log.played(), probe)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Scorecard):
