@@ -56,56 +56,31 @@ class ShoeKeys:
 
 @dataclass(frozen=True)
 class LobbyKeys:
-    """The lobby-wide keys, all under one hash tag (see :mod:`api.storage.lobby`)."""
+    """The lobby-wide keys, all under one hash tag (see :mod:`api.storage.lobby`); ``events`` is
+    the Redis Stream the live event feed reads. The lobby script names the ``grown`` and member
+    hashes from ``applied``, which is ``TAG:applied``."""
 
     tag: str
+    applied: str
+    tables: str
+    summaries: str
+    shapes: str
+    matched: str
+    edges: str
+    seq: str
+    epoch: str
+    events: str
 
-    def _key(self, name: str) -> str:
-        return f"{self.tag}:{name}"
-
-    @cached_property
-    def applied(self) -> str:
-        # LOBBY_PUBLISH names the grown and member hashes from this key: TAG:applied.
-        return self._key("applied")
-
-    @cached_property
-    def tables(self) -> str:
-        return self._key("tables")
-
-    @cached_property
-    def summaries(self) -> str:
-        return self._key("summaries")
-
-    @cached_property
-    def shapes(self) -> str:
-        return self._key("shapes")
-
-    @cached_property
-    def matched(self) -> str:
-        return self._key("matched")
-
-    @cached_property
-    def edges(self) -> str:
-        return self._key("edges")
-
-    @cached_property
-    def seq(self) -> str:
-        return self._key("seq")
-
-    @cached_property
-    def epoch(self) -> str:
-        return self._key("epoch")
-
-    @cached_property
-    def events(self) -> str:
-        """The Redis Stream the live event feed reads."""
-        return self._key("events")
+    @classmethod
+    def under(cls, tag: str) -> LobbyKeys:
+        names = [field for field in cls.__dataclass_fields__ if field != "tag"]
+        return cls(tag, **{name: f"{tag}:{name}" for name in names})
 
     def grown(self, road: str) -> str:
-        return self._key(f"grown:{road}")
+        return f"{self.tag}:grown:{road}"
 
     def good(self, pattern: str) -> str:
-        return self._key(f"good:{pattern}")
+        return f"{self.tag}:good:{pattern}"
 
 
 @dataclass(frozen=True)
@@ -131,7 +106,7 @@ class Keyspace:
 
     @cached_property
     def lobby(self) -> LobbyKeys:
-        return LobbyKeys(f"{self.prefix}{{lobby}}")
+        return LobbyKeys.under(f"{self.prefix}{{lobby}}")
 
     @cached_property
     def versions_channel(self) -> str:
