@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from roads.columns import Columns
+from roads.columns import Columns, alternating
 from roads.grid import GridLayout, Tail, layout_cells
 from roads.state import Reader, Writer, read_columns, read_layout, write_columns, write_layout
 
@@ -72,7 +72,7 @@ class BigRoad:
         if not runs:
             return
         lengths = list(map(len, runs))
-        self.columns = Columns.of_runs(runs[0][0], lengths)
+        self.columns.extend_runs(alternating(runs[0][0], len(runs)), lengths)
         self.layout.place_columns(lengths)
 
     def next_position(self, side: str) -> tuple[int, int]:

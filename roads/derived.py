@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from roads.columns import Columns
+from roads.columns import Columns, alternating
 from roads.grid import GridLayout, Tail, layout_cells
 from roads.state import Reader, Writer, read_columns, read_layout, write_columns, write_layout
 
@@ -112,7 +112,7 @@ class DerivedRoad:
         if not runs:
             return
         run_lengths = list(map(len, runs))
-        self.columns = Columns.of_runs(_COLOR[runs[0][0]], run_lengths)
+        self.columns.extend_runs(alternating(_COLOR[runs[0][0]], len(runs)), run_lengths)
         self.layout.place_columns(run_lengths)
 
     def marks(self) -> list[str]:

@@ -273,7 +273,8 @@ class Scorecard:
 
     def to_bytes(self) -> bytes:
         """The whole state in the compact binary form of :mod:`roads.state`."""
-        return snapshot.dump(self._parts())
+        parts = (self._log, self._composition, self._stats, self.big_road, self.derived)
+        return snapshot.dump(self.tail, self._composition.decks, *parts)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Scorecard:

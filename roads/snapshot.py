@@ -4,7 +4,7 @@ read off the rounds (the bead plate, each Big Road cell's round) is not stored."
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from roads.bigroad import BigRoad
 from roads.composition import Composition
@@ -39,17 +39,20 @@ class Parts(NamedTuple):
         )
 
 
-def dump(parts: Parts) -> bytes:
+def dump(*parts: Any) -> bytes:
+    """The bytes of the parts, given in the order of :class:`Parts` (not made into one: this is
+    every write's path)."""
+    tail, decks, log, composition, stats, big_road, derived = parts
     writer = Writer()
     writer.raw(MAGIC)
     writer.u8(FORMAT_VERSION)
-    writer.u8(TAILS.index(parts.tail))
-    writer.u8(parts.decks)
-    parts.log.write(writer)
-    writer.raw(parts.composition.to_bytes())
-    writer.u16s(list(parts.stats.counters()))
-    parts.big_road.write(writer)
-    for road in parts.derived:
+    writer.u8(TAILS.index(tail))
+    writer.u8(decks)
+    log.write(writer)
+    writer.raw(composition.to_bytes())
+    writer.u16s(list(stats.counters()))
+    big_road.write(writer)
+    for road in derived:
         road.write(writer)
     return bytes(writer.buf)
 
