@@ -2,7 +2,7 @@
 
 import pytest
 
-from api.storage.scripts import LookUp, at_version, stamped
+from api.storage.scripts import ReadOrClaim, at_version, stamped
 from roads import Scorecard
 
 from .api_helpers import delete, feed, keys, post_round, roads
@@ -151,7 +151,7 @@ def test_a_miss_claims_its_build_once_per_version_and_brings_the_scorecard(app):
     keys = services.keys.shoe("t1", "s1")
 
     def look_up():
-        read = LookUp(keys, "probe-test", 2000)
+        read = ReadOrClaim(keys, "probe-test", 2000)
         return read.parse(read.run(redis_client))
 
     feed(client, "BPPB")

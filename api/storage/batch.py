@@ -10,7 +10,7 @@ from typing import Any
 from api.storage.errors import Conflict, Contended, NotFound
 from api.storage.lobbyscript import Stored
 from api.storage.rounds import Base, PendingAppend, Rounds, Written
-from api.storage.scripts import AppendBase, AppendBaseRead, at_version, write_reply
+from api.storage.scripts import AppendBase, ReadForAppend, at_version, write_reply
 from roads import RoadsError, Round, Scorecard
 from roads.shoe import Verdict, check_append
 
@@ -114,7 +114,7 @@ def _read_bases(rounds: Rounds, wanted: Sequence[Item]) -> list[Base | None]:
     """For each item, what appending it is computed from, read in one round trip per node (all
     at once), where it plainly comes next; else ``None``: :meth:`Rounds.append` then reads
     again and answers (a repeat, a conflict, a rebuild from the rounds)."""
-    reads = [AppendBaseRead(rounds.keys.shoe(table, shoe)) for table, shoe, _, _ in wanted]
+    reads = [ReadForAppend(rounds.keys.shoe(table, shoe)) for table, shoe, _, _ in wanted]
     bases: list[Base | None] = [None] * len(wanted)
 
     def fill(positions: list[int]) -> Callable[[Any], None]:

@@ -24,7 +24,7 @@ from api.storage.errors import NotFound
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.memo import Memo
-from api.storage.scripts import CachedRead, LookUp, Lookup, at_version, stamped
+from api.storage.scripts import Lookup, ReadCached, ReadOrClaim, at_version, stamped
 from api.storage.states import ShoeStates
 from api.storage.transport import Transport
 from roads import Scorecard
@@ -118,12 +118,14 @@ class ReadCache:
         return int(version)
 
     def _look_up(self, table: str, shoe: str, name: str) -> Lookup:
-        return self._read(table, shoe, LookUp(self.keys.shoe(table, shoe), name, self.claim_ms))
+        return self._read(
+            table, shoe, ReadOrClaim(self.keys.shoe(table, shoe), name, self.claim_ms)
+        )
 
     def _cached(self, table: str, shoe: str, name: str) -> Lookup:
-        return self._read(table, shoe, CachedRead(self.keys.shoe(table, shoe), name))
+        return self._read(table, shoe, ReadCached(self.keys.shoe(table, shoe), name))
 
-    def _read(self, table: str, shoe: str, read: LookUp | CachedRead) -> Lookup:
+    def _read(self, table: str, shoe: str, read: ReadOrClaim | ReadCached) -> Lookup:
         token = self.versions.token()  # before the read: its version may then be recorded
         found = read.parse(self.transport.read(read.keys.info, read.queue, read.run))
         if found.version is None:

@@ -24,7 +24,7 @@ from api.storage.known import KnownVersions
 from api.storage.lobbyscript import LobbyPublish, Stored, round_event, update_of
 from api.storage.recentwrites import LastWrite, RecentWrites
 from api.storage.records import dumps, record_of, round_of, same_round
-from api.storage.scripts import AppendBaseRead, AppendRound, ReplaceRound, WriteReply, write_reply
+from api.storage.scripts import AppendRound, ReadForAppend, ReplaceRound, WriteReply, write_reply
 from api.storage.states import MAX_ATTEMPTS, ShoeStates
 from api.storage.transport import Transport
 from roads import Round, Scorecard
@@ -121,7 +121,8 @@ class Rounds:
         the identical round sent again; or ``None`` if the shoe moved on while it was read.
         Raises :class:`Conflict` when the round does not fit the shoe."""
         client = self.transport.client
-        read = AppendBaseRead(keys).run(client)
+        call = ReadForAppend(keys)
+        read = call.parse(call.run(client))
         head = read.head(shoe)
         verdict = check_append(head, number)
         if verdict is Verdict.REPEAT:
@@ -138,13 +139,13 @@ class Rounds:
                     "result; correct it with PUT .../rounds/{n}",
                     expected_round=head.next_round,
                 )
-        if verdict is not Verdict.NEXT and verdict is not Verdict.CLOSED:
+        if verdict is Verdict.CLOSED:
+            raise Conflict(closed(shoe, head.current or "?"), expected_round=head.next_round)
+        if verdict is not Verdict.NEXT:  # a gap, or a repeat whose record is gone
             raise Conflict(
                 f"round {number} is not the next round of shoe {shoe}",
                 expected_round=head.next_round,
             )
-        if verdict is Verdict.CLOSED:
-            raise Conflict(closed(shoe, head.current or "?"), expected_round=head.next_round)
         scorecard = self.states.at(keys, read.version, read.state)
         if scorecard is None:
             return None

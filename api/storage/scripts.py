@@ -1,4 +1,7 @@
-"""The Lua scripts of a shoe's writes and reads, each with the one Python wrapper that calls it.
+"""The Lua scripts of a shoe's writes and reads, each with the one Python wrapper that calls it
+(named as the script is: ``READ_FOR_APPEND`` by :class:`ReadForAppend`, and so on). A wrapper
+holds the call's named arguments and ``queue``s the call on a pipeline; a read's wrapper can also
+``run`` it alone and ``parse`` the raw reply, a write's reply is read by :func:`write_reply`.
 
 Every write script compares what it was computed from (the shoe's version and round count, the
 table's current shoe and variant) with what is stored, and sets the new state only when they are
@@ -91,7 +94,7 @@ return {meta[1] or false, meta[2] or false, redis.call('HGET', KEYS[2], 'version
 
 
 @dataclass(frozen=True, slots=True)
-class AppendBaseRead:
+class ReadForAppend:
     """What an append is computed from, read at one instant in one command: the table's
     current shoe and variant, the shoe's version, its round count and its cached state."""
 
@@ -101,10 +104,9 @@ class AppendBaseRead:
         keys = self.keys
         READ_FOR_APPEND.queue(commands, [keys.table.meta, keys.info, keys.rounds, keys.state], [])
 
-    def run(self, client: redis.Redis) -> AppendBase:
+    def run(self, client: redis.Redis) -> list:
         keys = self.keys
-        reply = READ_FOR_APPEND.run(client, [keys.table.meta, keys.info, keys.rounds, keys.state])
-        return self.parse(reply)
+        return READ_FOR_APPEND.run(client, [keys.table.meta, keys.info, keys.rounds, keys.state])
 
     def parse(self, reply: list) -> AppendBase:
         current, variant, version, count, state = reply
@@ -158,7 +160,7 @@ class Lookup(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class LookUp:
+class ReadOrClaim:
     """A read's one round trip: the shoe's version and the cached response if it was built at
     that version; when it was not, the claim to build it (single-flight: refused while another
     request holds the claim for this version) and, with the claim, the cached state."""
@@ -192,7 +194,7 @@ return {redis.call('HGET', KEYS[1], 'version'), redis.call('GET', KEYS[2])}
 
 
 @dataclass(frozen=True, slots=True)
-class CachedRead:
+class ReadCached:
     """A shoe's version and one cached response, in one command (no claim). No transaction is
     needed: the cached value carries the version it was built at."""
 
