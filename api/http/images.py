@@ -14,7 +14,6 @@ from api.http.requests import ImageQuerySchema
 from api.http.roads import current_shoe
 from api.images.paint import paint
 from api.images.scene import MAX_PIXELS, new_cells_of, picture_scene, picture_size
-from api.storage.errors import NotFound
 from roads import Scorecard
 
 blp = Blueprint("images", __name__, description="Scorecards as PNG images.")
@@ -76,20 +75,17 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
 
 def served_from_recent(view):
     """Answer a picture this process served lately for this exact URL at the shoe's current
-    version, before the query is even parsed; otherwise run the view (which validates the query
-    and remembers its answer under the same key). The raw query string is only a key into this
-    process's memory, and only answers to valid queries are ever stored under it."""
+    version, when this process knows that version for sure (:mod:`api.live.versions`), before
+    the query is even parsed; otherwise run the view (which validates the query, goes through
+    the read cache and remembers its answer under the same key). The raw query string is only a
+    key into this process's memory, and only answers to valid queries are ever stored under it."""
 
     @wraps(view)
     def serve(*args, table: str, road: str, shoe: str | None = None, **kwargs):
         shoe_id = shoe if shoe is not None else services().tables.current_shoe(table)
-        if shoe_id is not None:
-            try:
-                version = services().reads.version(table, shoe_id)
-            except NotFound:
-                version = None
-            key = (table, shoe_id, road, request.query_string, version)
-            hit = services().picture_urls.get(key)
+        version = services().versions.get(table, shoe_id) if shoe_id is not None else None
+        if version is not None:
+            hit = services().picture_urls.get((table, shoe_id, road, request.query_string, version))
             if hit is not None:
                 etag, body = hit
                 return unchanged(etag) if held(etag) else png_response(body, etag)

@@ -104,19 +104,6 @@ class ReadCache:
         self.memo.put((table, shoe, name, version), body)
         return Answer(version, body)
 
-    def version(self, table: str, shoe: str) -> int:
-        """The shoe's current version, known in this process or read from Redis; raises
-        :class:`NotFound` for an unknown shoe."""
-        known = self.versions.get(table, shoe)
-        if known is not None:
-            return known
-        token = self.versions.token()
-        version = self.transport.client.hget(self.keys.shoe(table, shoe).info, "version")
-        if version is None:
-            raise NotFound(f"table {table} has no shoe {shoe}")
-        self.versions.saw(table, shoe, int(version), token)
-        return int(version)
-
     def _look_up(self, table: str, shoe: str, name: str) -> Lookup:
         return self._read(
             table, shoe, ReadOrClaim(self.keys.shoe(table, shoe), name, self.claim_ms)
