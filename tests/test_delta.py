@@ -1,0 +1,114 @@
+"""Roads documents as JSON Patch deltas (roads.delta): the worked cases of a round's patch, and
+the invariant that patches rebuild the document exactly, applied with an RFC 6902 library."""
+
+import copy
+import json
+
+import jsonpatch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from roads import Round, Scorecard
+from roads.delta import diff, replace_all
+from roads.simulator import deal_shoe
+
+
+def canonical(document) -> str:
+    return json.dumps(document, sort_keys=True)  # true and 1 stay apart, unlike ==
+
+
+def applied(document, patch):
+    return jsonpatch.apply_patch(document, patch)
+
+
+def patch_of(results: str, then: str) -> list[dict]:
+    card = Scorecard.from_rounds(results)
+    before = card.as_dict()
+    card.add(then)
+    return diff(before, card.as_dict())
+
+
+def paths(patch, op):
+    return [operation["path"] for operation in patch if operation["op"] == op]
+
+
+def test_a_banker_after_a_banker_adds_a_bead_and_a_cell_at_the_ends():
+    patch = patch_of("PB", "B")
+    assert "/bead_plate/-" in paths(patch, "add")
+    assert "/big_road/columns/1/-" in paths(patch, "add")
+    assert "/big_road/columns/-" not in paths(patch, "add")
+
+
+def test_a_change_of_winner_adds_a_column():
+    patch = patch_of("PB", "P")
+    assert "/big_road/columns/-" in paths(patch, "add")
+
+
+def test_a_tie_is_one_replace_of_the_latest_cells_counter():
+    patch = patch_of("BPPB", "T")
+    big_road = [op for op in patch if op["path"].startswith("/big_road")]
+    assert big_road == [{"op": "replace", "path": "/big_road/columns/2/0/ties", "value": 1}]
+
+
+def test_a_derived_road_gains_at_most_one_mark():
+    for seed in (1, 2, 3):
+        card = Scorecard()
+        before = card.as_dict()
+        for round in deal_shoe(seed):
+            card.add(round)
+            after = card.as_dict()
+            patch = diff(before, after)
+            for road in ("big_eye_boy", "small_road", "cockroach_road"):
+                assert len([p for p in paths(patch, "add") if p == f"/{road}/marks/-"]) <= 1
+            # nothing already drawn is drawn again: no list is replaced whole
+            assert all(
+                not isinstance(op.get("value"), list) for op in patch if op["op"] == "replace"
+            )
+            before = after
+
+
+def test_the_patch_shares_nothing_with_the_document_it_applies_to():
+    card = Scorecard.from_rounds("BBPT")
+    before = card.as_dict()
+    kept = copy.deepcopy(before)
+    card.add("P")
+    patch = diff(before, card.as_dict())
+    assert before == kept
+    assert canonical(applied(before, patch)) == canonical(card.as_dict())
+
+
+def test_a_new_shoe_is_one_replace_of_the_root():
+    new = Scorecard.from_rounds("P").as_dict()
+    assert canonical(
+        applied(Scorecard.from_rounds("BBB").as_dict(), replace_all(new))
+    ) == canonical(new)
+
+
+# A shoe's life: rounds dealt, and now and then a void or a correction of an earlier round.
+changes = st.lists(
+    st.one_of(
+        st.tuples(st.just("add"), st.sampled_from("BBBPPPT")),
+        st.tuples(st.just("void"), st.integers(1, 40)),
+        st.tuples(st.just("replace"), st.integers(1, 40), st.sampled_from("BPT")),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(changes, st.sampled_from(["stay", "drop"]))
+def test_patches_rebuild_every_version_exactly(steps, tail):
+    card = Scorecard(tail=tail)
+    held = card.as_dict()  # what a client keeps, by patches alone
+    for step in steps:
+        if step[0] == "add":
+            card.add(step[1])
+        elif step[1] > len(card.rounds):
+            continue
+        elif step[0] == "void":
+            card.void(step[1])
+        else:
+            card.replace(step[1], Round(step[2]))
+        served = card.as_dict()
+        held = applied(held, diff(held, served))
+        assert canonical(held) == canonical(served)
