@@ -13,21 +13,21 @@ from roads.shapes import Bead
 
 def bead_plate(rounds: Sequence[Round], played: Sequence[int]) -> list[Bead]:
     """The beads of ``played``, the indexes in ``rounds`` of the rounds that entered the roads."""
-    beads: list[Bead] = []
-    for position, index in enumerate(played):
-        round = rounds[index]
-        beads.append(
-            {
-                "round": index + 1,
-                "result": round.result,
-                "col": position // ROWS,
-                "row": position % ROWS,
-                "player_pair": round.player_pair,
-                "banker_pair": round.banker_pair,
-                "natural": round.natural,
-                "winning_total": round.winning_total,
-                "player_total": round.player_total,
-                "banker_total": round.banker_total,
-            }
-        )
-    return beads
+    return [bead_of(index + 1, rounds[index], position) for position, index in enumerate(played)]
+
+
+def bead_of(number: int, round: Round, position: int) -> Bead:
+    """Round ``number`` (1-based, in the shoe) as the bead at ``position`` (0-based, among the
+    rounds that entered the roads)."""
+    return {
+        "round": number,
+        "result": round.result,
+        "col": position // ROWS,
+        "row": position % ROWS,
+        "player_pair": round.player_pair,
+        "banker_pair": round.banker_pair,
+        "natural": round.natural,
+        "winning_total": round.winning_total,
+        "player_total": round.player_total,
+        "banker_total": round.banker_total,
+    }

@@ -214,6 +214,11 @@ class Scorecard:
         """Rounds that entered the roads (void rounds excluded)."""
         return len(self._bead)
 
+    @property
+    def reported(self) -> int:
+        """Rounds reported, void ones included (none is decoded to count them)."""
+        return len(self._log)
+
     def recent(self, count: int) -> list[str]:
         """The results of the last ``count`` played rounds, oldest first (the lobby tile's
         "last few results")."""

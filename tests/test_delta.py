@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roads import Round, Scorecard
-from roads.delta import diff, replace_all
+from roads.delta import Tails, diff, replace_all, round_patch
 from roads.simulator import deal_shoe
 
 
@@ -112,3 +112,39 @@ def test_patches_rebuild_every_version_exactly(steps, tail):
         served = card.as_dict()
         held = applied(held, diff(held, served))
         assert canonical(held) == canonical(served)
+
+
+rounds = st.one_of(
+    st.sampled_from([Round("B"), Round("P"), Round("T"), Round("B").voided()]),
+    st.builds(
+        Round.from_result,
+        st.sampled_from("BPT"),
+        player_pair=st.booleans(),
+        banker_pair=st.booleans(),
+        natural=st.just(False),
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(rounds, max_size=90), st.sampled_from(["stay", "drop"]))
+def test_a_rounds_patch_built_from_the_tails_rebuilds_the_document(dealt, tail):
+    card = Scorecard(tail=tail)
+    held = card.as_dict()
+    for round in dealt:
+        before = Tails.of(card)
+        card.add(round)
+        patch = round_patch(before, card, round)
+        held = applied(held, patch)
+        assert canonical(held) == canonical(card.as_dict())
+
+
+def test_a_rounds_patch_of_a_simulated_shoe_rebuilds_it_resumed_from_its_state():
+    card = Scorecard()
+    held = card.as_dict()
+    for round in deal_shoe(7):
+        card = Scorecard.from_bytes(card.to_bytes())  # as a write finds it: rounds still encoded
+        before = Tails.of(card)
+        card.add(round)
+        held = applied(held, round_patch(before, card, round))
+    assert canonical(held) == canonical(card.as_dict())
