@@ -50,19 +50,20 @@ class Services:
         clients = RedisClients.of(settings, patience=patience)
         keys = Keyspace.of(settings.namespace, database_of(settings))
         transport = Transport(settings, clients)
-        picture_urls = Memo()
-        forget: list[Memo] = [picture_urls]
-        # Whatever was known may have missed messages while unsubscribed: answers keyed by
-        # version are dropped too.
+        # Answers kept by the version they were built at (the read cache's, and pictures by
+        # their URL): whatever was known may have missed messages while the version watch was
+        # unsubscribed, so they are dropped whenever it starts afresh.
+        answers, picture_urls = Memo(64 * 1024 * 1024), Memo()
         versions = VersionWatch(
             clients.plain,
             keys.versions_channel,
-            on_reset=lambda: [memo.clear() for memo in forget],
+            on_reset=lambda: (answers.clear(), picture_urls.clear()),
         )
         states = ShoeStates(transport, keys, settings.state_ttl)
         lobby = Lobby(lambda: transport.client, keys.lobby)
-        reads = ReadCache(transport, keys, versions, states, cache_ttl=settings.cache_ttl)
-        forget.append(reads.memo)
+        reads = ReadCache(
+            transport, keys, versions, states, memo=answers, cache_ttl=settings.cache_ttl
+        )
         return cls(
             settings=settings,
             keys=keys,

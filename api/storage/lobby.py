@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +51,7 @@ from roads.patterns import Pattern
 class Lobby:
     """Reads of the lobby-wide structures, and naming a table in them."""
 
-    def __init__(self, client: Any, keys: LobbyKeys) -> None:
+    def __init__(self, client: Callable[[], redis.Redis], keys: LobbyKeys) -> None:
         # ``client()``: this process's client (see api.storage.transport.Transport.client).
         self._client = client
         self.keys = keys

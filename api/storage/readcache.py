@@ -56,6 +56,7 @@ class ReadCache:
         versions: KnownVersions,
         states: ShoeStates,
         *,
+        memo: Memo,
         cache_ttl: int,
         claim_ms: int = 2000,
         wait_seconds: float = 1.0,
@@ -70,7 +71,7 @@ class ReadCache:
         self.wait_seconds = wait_seconds
         self.poll_seconds = poll_seconds
         # Answers this process served lately, keyed by (table, shoe, name, version).
-        self.memo = Memo(64 * 1024 * 1024)
+        self.memo = memo
 
     def get_or_build(
         self,
