@@ -5,6 +5,7 @@ import threading
 import time
 
 import pytest
+import redis
 
 from roads import Scorecard
 
@@ -41,6 +42,25 @@ def test_redis_down_is_503_fast_and_recovers(own_redis):
     assert client.get("/readyz").status_code == 200
     feed(client, "PP", shoe="s2")
     assert roads(client, shoe="s2")["big_road"]["columns"][0][1]["round"] == 2
+
+
+def test_a_redis_out_of_memory_is_503_and_writes_go_on_once_it_has_room():
+    server = RedisServer(None, "--maxmemory-policy", "noeviction").start()
+    try:
+        admin = redis.Redis.from_url(server.url)
+        client = make_app(server.url).test_client()
+        feed(client, "BP")
+        admin.set("ballast", b"x" * 500_000)
+        admin.config_set("maxmemory", admin.info("memory")["used_memory"] - 100_000)
+        answer = post_round(client, 3, result="B")
+        assert answer.status_code == 503, answer.json
+        assert "out of memory" in answer.json["message"]
+        assert answer.headers["Retry-After"] == "1"
+        admin.delete("ballast")
+        assert post_round(client, 3, result="B").status_code == 201
+        assert roads(client)["rounds"] == 3
+    finally:
+        server.cleanup()
 
 
 def test_a_write_is_all_or_nothing_when_redis_dies(own_redis):

@@ -56,6 +56,8 @@ REDIS_DOWN = "the round store (Redis) is unreachable; retry shortly"
 # A Redis Cluster failing over: a master is down, a slot moves, a replica is read-only until it
 # is promoted. All pass within seconds; the client's retry is safe.
 FAILING_OVER = "the round store (Redis Cluster) is failing over; retry shortly"
+# Redis at its maxmemory with nothing it may evict (rounds never expire): writes wait for room.
+OUT_OF_MEMORY = "the round store (Redis) is out of memory; retry once it has room"
 
 # (exception, status, message or None for the exception's own); the first that matches answers.
 STATUS: tuple[tuple[type[Exception], int, str | None], ...] = (
@@ -64,6 +66,7 @@ STATUS: tuple[tuple[type[Exception], int, str | None], ...] = (
     (Conflict, 409, None),
     (Contended, 503, None),
     (NotReplicated, 503, None),
+    (redis.exceptions.OutOfMemoryError, 503, OUT_OF_MEMORY),
     (redis.exceptions.ConnectionError, 503, REDIS_DOWN),
     (redis.exceptions.TimeoutError, 503, REDIS_DOWN),
     (redis.exceptions.ClusterError, 503, FAILING_OVER),
