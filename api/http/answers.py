@@ -63,17 +63,33 @@ def dumps(payload: Any) -> bytes:
     return json.dumps(payload, separators=(",", ":")).encode()
 
 
+def shoe_read(
+    table: str, shoe: str, name: str, build: Callable[[int, Scorecard], bytes]
+) -> tuple[int, str, bytes | None]:
+    """The answer ``name`` of the shoe, found or built once by the read cache: its version, its
+    ETag, and its bytes, or ``None`` when the client holds it already (answer 304). The ETag of
+    a version is made once, for both the client's check and the answer."""
+    etags: dict[int, str] = {}
+
+    def etag(version: int) -> str:
+        if version not in etags:
+            etags[version] = etag_of(table, shoe, version, name)
+        return etags[version]
+
+    answer = services().reads.get_or_build(
+        table, shoe, name, build, held=lambda version: held(etag(version))
+    )
+    return answer.version, etag(answer.version), answer.body
+
+
 def shoe_answer(
     table: str, shoe: str, name: str, build: Callable[[Scorecard], dict[str, Any]]
 ) -> Response:
     """Answer a JSON read of one shoe: 304 if the client is current, else the body ``build``
-    makes of the shoe's scorecard at its version, found or built once by the read cache."""
+    makes of the shoe's scorecard at its version (see :func:`shoe_read`)."""
 
     def body_of(version: int, scorecard: Scorecard) -> bytes:
         return dumps({"table": table, "shoe": shoe, "version": version, **build(scorecard)})
 
-    answer = services().reads.get_or_build(
-        table, shoe, name, body_of, held=lambda version: held(etag_of(table, shoe, version, name))
-    )
-    etag = etag_of(table, shoe, answer.version, name)
-    return unchanged(etag) if answer.body is None else json_response(answer.body, etag)
+    _, etag, body = shoe_read(table, shoe, name, body_of)
+    return unchanged(etag) if body is None else json_response(body, etag)

@@ -8,7 +8,7 @@ from functools import wraps
 from flask import Response, request
 from flask_smorest import Blueprint, abort
 
-from api.http.answers import etag_of, held, services, unchanged
+from api.http.answers import held, services, shoe_read, unchanged
 from api.http.parsing import QueryMemoParser
 from api.http.requests import ImageQuerySchema
 from api.http.roads import current_shoe
@@ -57,20 +57,12 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
     if width * height > MAX_PIXELS:
         abort(400, message=f"a {width}x{height} picture is too large; lower cols or scale")
     name = f"png:{road}:{cols or '-'}:{query['theme']}:{scale:g}:{query['bead']}:{ask or '-'}"
-    answer = services().reads.get_or_build(
-        table,
-        shoe,
-        name,
-        painter(road, query),
-        held=lambda version: held(etag_of(table, shoe, version, name)),
-    )
-    etag = etag_of(table, shoe, answer.version, name)
-    if answer.body is None:
+    version, etag, body = shoe_read(table, shoe, name, painter(road, query))
+    if body is None:
         return unchanged(etag)
     # Remember the answer for this exact URL too (see served_from_recent).
-    key = (table, shoe, road, request.query_string, answer.version)
-    services().picture_urls.put(key, (etag, answer.body))
-    return png_response(answer.body, etag)
+    services().picture_urls.put((table, shoe, road, request.query_string, version), (etag, body))
+    return png_response(body, etag)
 
 
 def served_from_recent(view):

@@ -1,8 +1,7 @@
 """What this process knows of shoe versions without asking Redis: the interface the storage layer
 reads and records through, filled in by the version watch (:mod:`api.live.versions`).
 
-The storage layer never imports the live services; the app factory hands it the watch. A store
-made without one (a script, a benchmark's seeding) asks Redis every time: :class:`Unknown`.
+The storage layer never imports the live services; the app factory hands it the watch.
 """
 
 from __future__ import annotations
@@ -25,22 +24,3 @@ class KnownVersions(Protocol):
 
     def saw_current(self, table: str, shoe: str, seq: int, token: int | None) -> None:
         """Record the table's current shoe as of its write ``seq``, read since ``token``."""
-
-
-class Unknown:
-    """Knows nothing: every read asks Redis."""
-
-    def get(self, table: str, shoe: str) -> int | None:
-        return None
-
-    def current(self, table: str) -> str | None:
-        return None
-
-    def token(self) -> int | None:
-        return None
-
-    def saw(self, table: str, shoe: str, version: int, token: int | None) -> None:
-        pass
-
-    def saw_current(self, table: str, shoe: str, seq: int, token: int | None) -> None:
-        pass
