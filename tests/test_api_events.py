@@ -43,6 +43,7 @@ def test_rounds_arrive_live_with_their_stream_ids(client):
     stream.close()
     assert [e["event"] for e in events] == ["shoe", "round", "round", "round"]
     assert [e["data"].get("result") for e in events[1:]] == ["B", "P", "T"]
+    summary = events[3]["data"].pop("summary")
     assert events[3]["data"] == {
         "table": "t1",
         "shoe": "s1",
@@ -51,6 +52,9 @@ def test_rounds_arrive_live_with_their_stream_ids(client):
         "result": "T",
         "void": False,
     }
+    # The lobby channel carries the table's tile as it is after the round, not its roads.
+    assert summary["version"] == 3 and summary["rounds_played"] == 3
+    assert summary["recent"] == ["B", "P", "T"] and "patch" not in events[3]["data"]
     ids = [tuple(map(int, e["id"].split("-"))) for e in events]
     assert ids == sorted(ids) and len(set(ids)) == 4
 

@@ -233,14 +233,16 @@ def test_sixteen_writers_with_retries_on_fifty_shoes(redis_server, redis_client)
 def test_every_read_rebuilds_after_eviction_under_a_small_maxmemory():
     server = RedisServer(None, "--maxmemory-policy", "volatile-lru").start()
     try:
-        # Room for the rounds and a few pictures, not for all of them: caches get evicted.
         admin = redis.Redis.from_url(server.url)
-        admin.config_set("maxmemory", admin.info("memory")["used_memory"] + 1_500_000)
         client = make_app(server.url).test_client()
         rng = random.Random(5)
         tables = {f"e{n}": "".join(rng.choice("BBPPT") for _ in range(50)) for n in range(12)}
         for table, results in tables.items():
             feed(client, results, table=table)
+        # Room beyond the rounds and their events for a few pictures, not for all of them:
+        # caches get evicted.
+        admin.config_set("maxmemory", admin.info("memory")["used_memory"] + 500_000)
+        for table in tables:
             for road in ("scorecard", "big_road", "bead_plate", "big_eye_boy"):
                 for theme in ("light", "dark"):
                     path = f"/v1/tables/{table}/roads/{road}.png?theme={theme}&scale=2"

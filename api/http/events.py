@@ -8,37 +8,43 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
+from api.http.requests import EventsQuerySchema
 from api.live.events import EVENT_ID, Event, Subscription, stream_key
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
-EVENT_TYPES = "round, shoe, correction, void, good_road"
+EVENT_TYPES = "round, shoe, correction, void, good_road, edge"
 
 
 @blp.route("/v1/events")
+@blp.arguments(EventsQuerySchema(), location="query", error_status_code=400)
 @blp.doc(
     responses={
         "200": {
             "description": "A ``text/event-stream``: events "
             f"({EVENT_TYPES}), each with its stream id as ``id:``; ``reset`` when the events "
-            "after ``Last-Event-ID`` are no longer kept (reload the lobby); a comment every "
-            "15 s keeps the connection open.",
+            "after ``Last-Event-ID`` are no longer kept (reload); a comment every 15 s keeps "
+            "the connection open.",
             "content": {"text/event-stream": {"schema": {"type": "string"}}},
         }
     }
 )
-def events():
-    """Server-Sent Events: ``round`` (table, shoe, version, round, result), ``shoe`` (a new
-    shoe started), ``correction`` and ``void``, and ``good_road`` when a table starts (``state:
-    start``) or stops matching a pattern. Send ``Last-Event-ID`` (or ``?last_event_id=``) to
-    resume after the event you saw last."""
-    last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+def events(query):
+    """Server-Sent Events. The lobby channel (no ``tables``): ``round`` (table, shoe, version,
+    round, result, void, and the table's tile ``summary``), ``shoe`` (a new shoe started),
+    ``correction`` and ``void``, and ``good_road`` and ``edge`` when a table starts (``state:
+    start``) or stops matching. A table channel (``?tables=a,b``): the same events of those
+    tables only, each road-changing one with ``base_version`` and ``patch``, the JSON Patch
+    from the roads document at ``base_version`` to the one at ``version``. Send
+    ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last."""
+    last = request.headers.get("Last-Event-ID") or query.get("last_event_id")
     if last is not None and not EVENT_ID.match(last):
         abort(400, message="Last-Event-ID must be an event id such as 1700000000000-0")
+    channel = frozenset(query["tables"]) if "tables" in query else None
     hub = services().events
-    subscription = hub.subscribe()
+    subscription = hub.subscribe(channel)
     try:
-        backlog = hub.backlog(services().transport.client, last) if last else []
+        backlog = hub.backlog(services().transport.client, last, channel) if last else []
     except Exception:
         hub.unsubscribe(subscription)
         raise
@@ -60,6 +66,7 @@ def events():
 def _feed(
     subscription: Subscription, last: str | None, backlog: list[Event] | None, heartbeat: float
 ) -> Iterator[str]:
+    channel = subscription.channel
     yield "retry: 2000\n\n"
     if backlog is None:
         yield 'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
@@ -67,11 +74,11 @@ def _feed(
     seen = stream_key(last) if last else (0, 0)
     for event in backlog:
         seen = event.key
-        yield event.sse()
+        yield event.sse(channel)
     while not subscription.overflowed:
         event = subscription.next(heartbeat)
         if event is None:
             yield ": heartbeat\n\n"
         elif event.key > seen:  # the backlog may already have held it
             seen = event.key
-            yield event.sse()
+            yield event.sse(channel)

@@ -6,6 +6,7 @@ from typing import Any
 
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
+from webargs.fields import DelimitedList
 
 from roads import VARIANTS
 from roads.lobby import LOBBY_ROADS
@@ -183,4 +184,25 @@ class GoodRoadsQuerySchema(ma.Schema):
         fields.String(validate=validate.Length(max=100)),
         validate=validate.Length(max=8),
         metadata={"description": "A pattern of your own, e.g. ``X1 Y2 X1 Y2`` (repeatable)."},
+    )
+
+
+MAX_WATCHED = 50
+
+
+class EventsQuerySchema(ma.Schema):
+    tables = DelimitedList(
+        fields.String(validate=ID),
+        validate=validate.Length(min=1, max=MAX_WATCHED),
+        metadata={
+            "description": f"Up to {MAX_WATCHED} table ids, comma-separated: only their events, "
+            "each with its road patch. Without it, the lobby channel."
+        },
+    )
+    last_event_id = fields.String(
+        validate=validate.Regexp(
+            r"^[0-9]{1,20}-[0-9]{1,20}$",
+            error="Last-Event-ID must be an event id such as 1700000000000-0",
+        ),
+        metadata={"description": "Resume after this event (as the Last-Event-ID header)."},
     )

@@ -30,17 +30,45 @@ EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """One event of the stream, rendered once for each kind of channel: ``lobby`` (a table's
+    events with its tile ``summary``) and ``table`` (with the road ``patch``)."""
+
     id: str
     type: str
-    data: str
+    table: str | None
+    lobby: str  # the SSE text on the lobby channel
+    detail: str  # on a table's channel
 
     @property
     def key(self) -> tuple[int, int]:
         return stream_key(self.id)
 
-    def sse(self) -> str:
-        """The event in the ``text/event-stream`` format."""
-        return f"id: {self.id}\nevent: {self.type}\ndata: {self.data}\n\n"
+    def sse(self, channel: Channel) -> str:
+        """The event in the ``text/event-stream`` format, as ``channel`` carries it."""
+        return self.lobby if channel is None else self.detail
+
+    @classmethod
+    def of(cls, entry_id: str, type: str, data: str, extras: dict[str, str]) -> Event:
+        """An event from a stream entry's fields: ``data``, and when it has them ``table``,
+        ``summary`` (the tile, added on the lobby channel) and ``patch`` (``base_version`` and
+        ``patch``, added on a table's channel)."""
+        lobby, detail = data, data
+        if "summary" in extras:
+            lobby = f'{data[:-1]},"summary":{extras["summary"]}}}'
+        if "patch" in extras:
+            detail = f"{data[:-1]},{extras['patch'][1:]}"
+        head = f"id: {entry_id}\nevent: {type}\ndata: "
+        return cls(entry_id, type, extras.get("table"), f"{head}{lobby}\n\n", f"{head}{detail}\n\n")
+
+
+# Which events a client gets: ``None`` for the lobby channel, else the tables it watches.
+Channel = frozenset[str] | None
+
+
+def carries(channel: Channel, event: Event) -> bool:
+    """Whether ``channel`` carries ``event``: the lobby channel every event, a table channel
+    the events of its tables."""
+    return channel is None or event.table in channel
 
 
 def stream_key(event_id: str) -> tuple[int, int]:
@@ -50,18 +78,26 @@ def stream_key(event_id: str) -> tuple[int, int]:
 
 
 def _event(entry_id: bytes, fields: dict[bytes, bytes]) -> Event:
-    return Event(entry_id.decode(), fields[b"type"].decode(), fields[b"data"].decode())
+    extras = {
+        name.decode(): value.decode()
+        for name, value in fields.items()
+        if name not in (b"type", b"data")
+    }
+    return Event.of(entry_id.decode(), fields[b"type"].decode(), fields[b"data"].decode(), extras)
 
 
 class Subscription:
     """One client's queue of live events. A client too slow to keep up is cut off
     (``overflowed``) rather than holding events without bound; it resumes from its last id."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, channel: Channel = None) -> None:
         self.queue: queue.Queue[Event] = queue.Queue(maxsize=size)
+        self.channel = channel
         self.overflowed = False
 
     def offer(self, event: Event) -> None:
+        if not carries(self.channel, event):
+            return
         try:
             self.queue.put_nowait(event)
         except queue.Full:
@@ -99,11 +135,12 @@ class EventHub:
         self._started = threading.Event()
         self._last: str | None = None  # the id of the last event read from the stream
 
-    def subscribe(self) -> Subscription:
-        """A new client's queue: it gets every event added to the stream from now on (once
-        the reader has found the stream's end, which the first client waits for briefly)."""
+    def subscribe(self, channel: Channel = None) -> Subscription:
+        """A new client's queue: it gets every event of ``channel`` added to the stream from
+        now on (once the reader has found the stream's end, which the first client waits for
+        briefly)."""
         self._ensure_running()
-        subscription = Subscription(self._queue_size)
+        subscription = Subscription(self._queue_size, channel)
         with self._lock:
             self._subscribers.add(subscription)
         self._started.wait(self._block_ms / 1000)
@@ -117,19 +154,21 @@ class EventHub:
     def clients(self) -> int:
         return len(self._subscribers)
 
-    def backlog(self, client: redis.Redis, after: str, limit: int = 10_000) -> list[Event] | None:
-        """The events after id ``after`` still in the stream, oldest first; ``None`` when some
-        of them were already trimmed (the client must start afresh)."""
+    def backlog(
+        self, client: redis.Redis, after: str, channel: Channel = None, limit: int = 10_000
+    ) -> list[Event] | None:
+        """The events of ``channel`` after id ``after`` still in the stream, oldest first;
+        ``None`` when some of them were already trimmed (the client must start afresh)."""
         entries = client.xrange(self._stream, min=after, max="+", count=limit + 1)
         events = [_event(entry_id, fields) for entry_id, fields in entries]
         if events and events[0].id == after:
-            return events[1:]
+            return [event for event in events[1:] if carries(channel, event)]
         first = (
             client.xrange(self._stream, min="-", max="+", count=1) if not events else entries[:1]
         )
         if first and stream_key(first[0][0].decode()) > stream_key(after):
             return None  # the stream no longer reaches back to where the client was
-        return events
+        return [event for event in events if carries(channel, event)]
 
     def stop(self) -> None:
         self._stop.set()

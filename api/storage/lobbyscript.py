@@ -25,12 +25,15 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from api.storage.keys import LobbyKeys
+from api.storage.roadevents import TableEvent
 from api.storage.scripts import Script
-from roads import Round, Scorecard
+from roads import Scorecard
 from roads.lobby import LOBBY_ROADS, RoadShape, run_changes, summary
 from roads.patterns import PATTERNS
 
-STREAM_LENGTH = 20_000  # events kept for clients that resume (approximate, trimmed by Redis)
+# Events kept for clients that resume (approximate, trimmed by Redis). A round's event holds its
+# road patch and the table's tile, about 3 KB, so the stream holds at most about 30 MB.
+STREAM_LENGTH = 10_000
 
 
 def compact(payload: Any) -> str:
@@ -50,13 +53,14 @@ def update_of(
     *,
     variant: str,
     before: dict[str, Any] | None,
-    events: Iterable[tuple[str, dict[str, Any]]],
+    events: Iterable[TableEvent],
 ) -> str:
     """The lobby update a write implies, as JSON: the shoe's summary after the write, its road
     shape, the patterns matched (``id=since_round,...``), how each road's current run changed
     from ``before`` (the streaks before the write; ``None`` for a new or rebuilt shoe;
     ``road=+`` grew, ``road=-`` another run started), the bets with the edge under the table's
-    ``variant`` (``bet=rtp,...``), and the write's events (``[type, JSON]`` pairs)."""
+    ``variant`` (``bet=rtp,...``), and the write's events (``[type, data JSON, patch JSON]``, see
+    :mod:`api.storage.roadevents`)."""
     tile = summary(scorecard, variant)
     return compact(
         {
@@ -69,7 +73,7 @@ def update_of(
                 for road, change in run_changes(before, tile["streaks"]).items()
             ),
             "edges": pairs((bet, f"{rtp:.6f}") for bet, rtp in tile["edge"].items()),
-            "events": [[kind, compact(data)] for kind, data in events],
+            "events": [[kind, compact(data), patch] for kind, data, patch in events],
         }
     )
 
@@ -83,17 +87,6 @@ def pairs(items: Iterable[tuple[str, Any]]) -> str:
 def parse_pairs(text: str) -> dict[str, str]:
     """What :func:`pairs` wrote, as the script reads it."""
     return dict(part.split("=", 1) for part in text.split(",") if part)
-
-
-def round_event(table: str, shoe: str, version: int, number: int, round: Round) -> dict[str, Any]:
-    return {
-        "table": table,
-        "shoe": shoe,
-        "version": version,
-        "round": number,
-        "result": round.result,
-        "void": round.void,
-    }
 
 
 class Stored(NamedTuple):
@@ -141,12 +134,20 @@ redis.call('HSETNX', KEYS[2], table_id, ARGV[2])
 local lseq = redis.call('INCR', KEYS[6])
 local maxlen = tonumber(ARGV[3])
 local ids = {}
-local function emit(kind, data)
+local function emit(kind, data, ...)
   ids[#ids + 1] = redis.call('XADD', KEYS[7], 'MAXLEN', '~', maxlen, '*', 'type', kind,
-    'data', data)
+    'data', data, 'table', table_id, ...)
 end
+-- A road patch and the tile only for the table's current shoe: they are what its roads
+-- document and its lobby tile become (an older shoe's write changes neither).
 for _, event in ipairs(update.events) do
-  emit(event[1], event[2])
+  if current == '1' and event[3] ~= '' then
+    emit(event[1], event[2], 'patch', event[3], 'summary', update.summary)
+  elseif current == '1' then
+    emit(event[1], event[2], 'summary', update.summary)
+  else
+    emit(event[1], event[2])
+  end
 end
 if current ~= '1' then
   return {1, lseq, unpack(ids)}

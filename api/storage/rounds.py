@@ -21,14 +21,15 @@ from typing import Any
 from api.storage.errors import Conflict, Contended, NotFound
 from api.storage.keys import Keyspace, ShoeKeys
 from api.storage.known import KnownVersions
-from api.storage.lobbyscript import LobbyPublish, Stored, round_event, update_of
+from api.storage.lobbyscript import LobbyPublish, Stored, update_of
 from api.storage.recentwrites import LastWrite, RecentWrites
 from api.storage.records import dumps, record_of, round_of, same_round
+from api.storage.roadevents import append_events, rewrite_event
 from api.storage.scripts import AppendRound, ReadForAppend, ReplaceRound, WriteReply, write_reply
 from api.storage.states import MAX_ATTEMPTS, ShoeStates
 from api.storage.transport import Transport
 from roads import Round, Scorecard
-from roads.lobby import streaks
+from roads.delta import Tails
 from roads.shoe import ShoeHead, Verdict, check_append
 
 
@@ -158,12 +159,11 @@ class Rounds:
         record, the new state and the lobby update. Raises a rules error (the scorecard is then
         unchanged) for a round the shoe cannot hold."""
         scorecard, version = base.scorecard, base.version
-        before = streaks(scorecard) if base.head.count else None
+        tails = Tails.of(scorecard) if base.head.count else None
+        before = tails.small["streaks"] if tails else None
         scorecard.add(round)
         record = record_of(number, round, version + 1)
-        events = [("round", round_event(table, shoe, version + 1, number, round))]
-        if base.head.opens:
-            events.insert(0, ("shoe", {"table": table, "shoe": shoe}))
+        events = append_events(table, shoe, version + 1, number, round, tails, scorecard)
         update = update_of(
             table, shoe, version + 1, scorecard, variant=base.variant, before=before, events=events
         )
@@ -226,19 +226,15 @@ class Rounds:
                 self.transport.confirm_replicated(keys.table.meta)
                 self.publish_lobby([(table, self.transport.client.get(keys.table.lobby))])
                 return Written(False, old, version)
+            previous = Scorecard.from_rounds(rounds)
             rounds[number - 1] = new
             scorecard = Scorecard.from_rounds(rounds)
             record = record_of(number, new, version + 1)
-            event = round_event(table, shoe, version + 1, number, new)
+            kind = "void" if void else "correction"
+            event = rewrite_event(kind, table, shoe, version + 1, number, new, previous, scorecard)
             variant = _variant(self.transport.client.hget(keys.table.meta, "variant"))
             update = update_of(
-                table,
-                shoe,
-                version + 1,
-                scorecard,
-                variant=variant,
-                before=None,
-                events=[("void" if void else "correction", event)],
+                table, shoe, version + 1, scorecard, variant=variant, before=None, events=[event]
             )
             script = ReplaceRound(
                 keys=keys,
