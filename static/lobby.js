@@ -1,6 +1,9 @@
 // The lobby page: plain JavaScript over the public API (/v1/tables, /v1/good-roads,
 // /v1/patterns, /v1/events and the PNG roads). No build step.
-"use strict";
+//
+// Tiles update from the lobby channel (each round event carries the table's tile); the table
+// view keeps its roads document by the road patches of its table's channel (./roadfeed.js).
+import { RoadFeed } from "./roadfeed.js";
 
 const ROAD_NAMES = {
   big_road: "Big Road",
@@ -34,6 +37,7 @@ const state = {
   order: [], // table ids in display order; re-sorted only when the player asks
   badgeCursor: null,
   open: null, // table id shown in the table view
+  feed: null, // its RoadFeed
   ask: null,
 };
 
@@ -210,37 +214,40 @@ function toast(text, table) {
 
 // -- table view ----------------------------------------------------------------------------
 
-async function openTable(table) {
+function openTable(table) {
   state.open = table;
   state.ask = null;
   const dialog = $("#table-view");
   if (!dialog.open) dialog.showModal();
-  await refreshTable();
-}
-
-async function refreshTable() {
-  const table = state.open;
-  if (!table) return;
   const tile = state.tiles.get(table);
   $("#tv-title").textContent = tile?.name ?? table;
-  $("#tv-shoe").textContent = tile?.shoe ? `shoe ${tile.shoe} · round ${tile.rounds_played}` : "";
+  state.feed?.close();
+  state.feed = new RoadFeed(table, () => refreshTable());
+}
+
+// What the table view shows: the roads document the feed keeps (stats, streaks, Ask
+// previews), and the scorecard picture and odds of the same round.
+async function refreshTable() {
+  const table = state.open;
+  const doc = state.feed?.doc;
+  if (!table || !doc) return;
+  $("#table-view").dataset.version = `${doc.shoe}:${doc.version}`;
+  $("#tv-shoe").textContent = `shoe ${doc.shoe} · round ${doc.rounds}`;
   for (const side of ["B", "P"]) {
     $(`#ask-${side.toLowerCase()}`).setAttribute("aria-pressed", String(state.ask === side));
   }
+  $("#probe").textContent = state.ask
+    ? Object.entries(doc.probe[state.ask])
+      .map(([road, mark]) => `${ROAD_NAMES[road]}: ${mark ?? "—"}`).join(" · ")
+    : "";
+  renderStats(doc);
   const ask = state.ask ? `&ask=${state.ask}` : "";
   const picture = `/v1/tables/${encodeURIComponent(table)}/roads/scorecard.png?theme=${state.theme}${ask}`;
-  const [stats, probe, odds] = await Promise.all([
-    getJSON(`/v1/tables/${encodeURIComponent(table)}/stats`).catch(() => null),
-    getJSON(`/v1/tables/${encodeURIComponent(table)}/probe`).catch(() => null),
+  const [odds] = await Promise.all([
     getJSON(`/v1/tables/${encodeURIComponent(table)}/odds`).catch(() => null),
     showPicture($("#tv-image"), picture),
   ]);
-  if (odds) renderOdds(odds);
-  $("#probe").textContent = state.ask && probe
-    ? Object.entries(probe.probe[state.ask])
-      .map(([road, mark]) => `${ROAD_NAMES[road]}: ${mark ?? "—"}`).join(" · ")
-    : "";
-  if (stats) renderStats(stats);
+  if (odds && state.open === table) renderOdds(odds);
 }
 
 function renderOdds(odds) {
@@ -276,24 +283,42 @@ function renderStats({ stats, streaks }) {
 // -- live updates --------------------------------------------------------------------------
 
 let refreshTimer = null;
-function refreshSoon() {
-  // Many tables deal at once: one lobby read per short burst of events.
-  if (refreshTimer) return;
+let refreshDue = Infinity;
+function refreshSoon(delay = 250) {
+  // Many tables deal at once: one lobby read per burst of events (the soonest one asked for).
+  if (Date.now() + delay >= refreshDue) return;
+  clearTimeout(refreshTimer);
+  refreshDue = Date.now() + delay;
   refreshTimer = setTimeout(async () => {
     refreshTimer = null;
+    refreshDue = Infinity;
     await loadTables().catch(() => {});
     if (state.tab === "good") await loadGoodRoads().catch(() => {});
-  }, 250);
+  }, delay);
+}
+
+// A round, void or correction on the lobby channel carries the table's tile as it now is.
+function updateTile(data) {
+  const tile = state.tiles.get(data.table);
+  if (!tile || !data.summary) {
+    refreshSoon(); // a table this page has not seen yet
+    return;
+  }
+  const fresh = { ...tile, ...data.summary };
+  state.tiles.set(data.table, fresh);
+  for (const node of document.querySelectorAll(`#tiles .tile[data-table="${CSS.escape(data.table)}"]`)) {
+    node.replaceWith(tileNode(fresh));
+  }
+  // The sort badge counts the runs that grew since the player sorted: read it now and then.
+  if (state.sorted) refreshSoon(5000);
 }
 
 function listen() {
   const events = new EventSource("/v1/events");
-  const onChange = (event) => {
-    const data = JSON.parse(event.data);
-    refreshSoon();
-    if (data.table === state.open) refreshTable();
-  };
-  for (const kind of ["round", "shoe", "correction", "void", "edge"]) events.addEventListener(kind, onChange);
+  for (const kind of ["round", "correction", "void"]) {
+    events.addEventListener(kind, (event) => updateTile(JSON.parse(event.data)));
+  }
+  for (const kind of ["shoe", "edge"]) events.addEventListener(kind, () => refreshSoon());
   events.addEventListener("good_road", (event) => {
     const data = JSON.parse(event.data);
     refreshSoon();
@@ -349,7 +374,11 @@ function setup() {
     });
   }
   $("#tv-close").addEventListener("click", () => $("#table-view").close());
-  $("#table-view").addEventListener("close", () => { state.open = null; });
+  $("#table-view").addEventListener("close", () => {
+    state.open = null;
+    state.feed?.close();
+    state.feed = null;
+  });
   for (const side of ["B", "P"]) {
     $(`#ask-${side.toLowerCase()}`).addEventListener("click", () => {
       state.ask = state.ask === side ? null : side;
@@ -357,6 +386,9 @@ function setup() {
     });
   }
 }
+
+// For scripts and the browser tests: the roads document the table view holds.
+globalThis.lobby = { roadsDocument: () => state.feed?.doc ?? null };
 
 async function main() {
   setup();

@@ -177,3 +177,32 @@ def test_a_table_whose_shoe_favours_a_bet_shows_its_edge(service, browser):
     expect(page.locator("#tv-odds-title")).to_contain_text("cards left")
     shoot(page, "lobby-table-odds")
     page.close()
+
+
+def test_the_table_view_keeps_its_roads_by_patches_without_refetching(service, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    errors, fetched = [], []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("request", lambda r: fetched.append(r.url) if r.url.endswith("/roads") else None)
+    send(service, "PUT", "/v1/tables/echo", {"name": "Echo Patches"})
+    deal(service, "echo", "BPB")
+    page.goto(service + "/")
+    tile(page, "Echo Patches").click()
+    view = page.locator("#table-view")
+    expect(view).to_have_attribute("data-version", "s1:3")
+    deal(service, "echo", "BBBPPTPBPBBBBPPPTBPBPPBBPTBBBP", first=4)  # 30 rounds
+    send(service, "PUT", "/v1/tables/echo/shoes/s1/rounds/7", {"result": "T"})  # a correction
+    send(service, "POST", "/v1/tables/echo/shoes/s1/rounds/9/void", {})
+    expect(view).to_have_attribute("data-version", "s1:35", timeout=15_000)
+    kept = page.evaluate("lobby.roadsDocument()")
+    with urllib.request.urlopen(service + "/v1/tables/echo/roads", timeout=5) as answer:
+        fresh = json.load(answer)
+    assert kept == fresh
+    expect(view.locator("#tv-shoe")).to_contain_text("round 32")  # 33 dealt, one void
+    assert len(fetched) == 1, fetched  # one load, then patches only
+    # A new shoe comes as the whole new document.
+    deal(service, "echo", "P", shoe="s2")
+    expect(view).to_have_attribute("data-version", "s2:1")
+    assert page.evaluate("lobby.roadsDocument().rounds") == 1 and len(fetched) == 1
+    assert errors == []
+    page.close()
