@@ -39,7 +39,11 @@ errorlog = "-"
 
 
 def post_worker_init(worker):
-    """Start the demo feeder inside the worker (threads do not survive the fork)."""
+    """Start the demo feeder and the GRIP publisher inside the worker (threads do not survive
+    the fork)."""
     demo = worker.wsgi.extensions.get("roads.demo")
     if demo is not None:
         demo.start()
+    publisher = worker.wsgi.extensions["roads"].publisher
+    if publisher is not None:
+        publisher.start()

@@ -38,6 +38,10 @@ class Settings:
       on different databases of one server are kept apart without it.
     - ``ROADS_TRANSPORT``: ``links`` (default) sends each node's pipelines on a connection held
       for it; ``pipeline`` uses redis-py's stock pipelines (see :mod:`api.storage.transport`).
+    - ``ROADS_GRIP_URL``: the publish endpoints of the GRIP proxies in front of the service
+      (Pushpin's HTTP control port, e.g. ``http://127.0.0.1:5561``; comma-separated for several):
+      ``/v1/events`` requests that come through a proxy are then held by it, and one elected
+      process publishes the events to every proxy (see :mod:`api.live.grip`). None by default.
     """
 
     redis_url: str | None = None
@@ -53,6 +57,7 @@ class Settings:
     sse_heartbeat: float = 15.0
     namespace: str | None = None
     transport: str = "links"
+    grip_urls: tuple[str, ...] = ()
 
     @property
     def embedded(self) -> bool:
@@ -79,6 +84,7 @@ class Settings:
             sse_heartbeat=_number(env, "ROADS_SSE_HEARTBEAT", 15.0, float),
             namespace=_namespace(env),
             transport=_choice(env, "ROADS_TRANSPORT", ("links", "pipeline")),
+            grip_urls=_urls(env, "ROADS_GRIP_URL"),
         )
 
 
@@ -89,6 +95,14 @@ def _namespace(env: Mapping[str, str]) -> str | None:
     if not NAMESPACE.match(text):
         raise ConfigError(f"ROADS_NAMESPACE must be 1-32 letters, digits, _ . or -, not {text!r}")
     return text
+
+
+def _urls(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    urls = tuple(url.strip() for url in env.get(name, "").split(",") if url.strip())
+    for url in urls:
+        if not re.match(r"^https?://[^\s/]+(/\S*)?$", url):
+            raise ConfigError(f"{name} must be http(s) URLs, comma-separated, not {url!r}")
+    return urls
 
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from api.config import Settings
 from api.live.events import BLOCK_SECONDS, EventHub
+from api.live.publisher import Publisher
 from api.live.versions import VersionWatch
 from api.storage.batch import Item, Outcome, append_many
 from api.storage.clients import RedisClients, database_of
@@ -42,6 +43,7 @@ class Services:
     # Pictures this process served lately by their exact URL (before the query is parsed).
     picture_urls: Memo
     events: EventHub
+    publisher: Publisher | None  # to the GRIP proxies, when there are any
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -75,7 +77,12 @@ class Services:
             lobby=lobby,
             lobby_answers=Memo(8 * 1024 * 1024),
             picture_urls=picture_urls,
-            events=EventHub(clients.blocking, keys.lobby.events),
+            events=EventHub(clients.blocking, keys.lobby.events, last_of=keys.lobby.last_of),
+            publisher=Publisher(
+                clients.blocking, keys.lobby, settings.grip_urls, prefix=keys.prefix
+            )
+            if settings.grip_urls
+            else None,
         )
 
     def append_many(self, items: list[Item]) -> list[Outcome]:

@@ -36,9 +36,10 @@ class Served(str):
 
 
 @contextmanager
-def gunicorn(app: str, env: dict[str, str]) -> Iterator[Served]:
-    """gunicorn with the project's gunicorn.conf.py, serving ``app`` on a free port."""
-    port = free_port()
+def gunicorn(app: str, env: dict[str, str], port: int | None = None) -> Iterator[Served]:
+    """gunicorn with the project's gunicorn.conf.py, serving ``app`` on ``port`` (a free one by
+    default), in a session of its own (a test may kill its whole process group)."""
+    port = port or free_port()
     environment = {**os.environ, **env, "ROADS_BIND": f"127.0.0.1:{port}"}
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app],
@@ -46,6 +47,7 @@ def gunicorn(app: str, env: dict[str, str]) -> Iterator[Served]:
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     base = Served(f"http://127.0.0.1:{port}")
     base.process = process

@@ -9,7 +9,6 @@ import itertools
 import json
 import time
 
-import jsonpatch
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +17,7 @@ from roads.simulator import deal_shoe
 
 from .api_helpers import post_round
 from .conftest import AUTH, make_app
+from .roadviewer import Viewer
 
 pytestmark = pytest.mark.cluster
 
@@ -42,25 +42,6 @@ def read_events(stream, until, seconds=10.0):
         if until(events) or time.monotonic() > deadline:
             break
     return events
-
-
-class Viewer:
-    """A client keeping one table's roads by patches, as a lobby page does."""
-
-    def __init__(self):
-        self.document = None
-        self.applied = []
-
-    def apply(self, event):
-        data = event["data"]
-        if "patch" not in data:
-            return
-        if data["base_version"] is not None:
-            assert self.document["shoe"] == data["shoe"]
-            assert self.document["version"] == data["base_version"], "a version gap"
-        self.document = jsonpatch.apply_patch(self.document or {}, data["patch"])
-        assert self.document["version"] == data["version"]
-        self.applied.append((data["shoe"], data["version"], self.document))
 
 
 class Dealer:

@@ -9,7 +9,8 @@ from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
 from api.http.requests import EventsQuerySchema
-from api.live.events import EVENT_ID, Event, Subscription, stream_key
+from api.live.events import EVENT_ID, Channel, Event, Subscription, stream_key
+from api.live.grip import channel_names, hold_headers, parse_grip_last
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
@@ -41,6 +42,8 @@ def events(query):
     if last is not None and not EVENT_ID.match(last):
         abort(400, message="Last-Event-ID must be an event id such as 1700000000000-0")
     channel = frozenset(query["tables"]) if "tables" in query else None
+    if services().publisher is not None and "Grip-Sig" in request.headers:
+        return _held(channel, last)
     hub = services().events
     subscription = hub.subscribe(channel)
     try:
@@ -82,3 +85,38 @@ def _feed(
         elif event.key > seen:  # the backlog may already have held it
             seen = event.key
             yield event.sse(channel)
+
+
+def _held(channel: Channel, last: str | None) -> Response:
+    """The answer to a client a GRIP proxy holds: the events it missed, and the instructions
+    (see :mod:`api.live.grip`). A request of the proxy's own (``Grip-Last``: it found a gap)
+    gets the events after the last one it delivered on each channel."""
+    svc = services()
+    svc.publisher.start()
+    prefix = svc.keys.prefix
+    names = channel_names(prefix, channel)
+    tables = sorted(channel) if channel is not None else [None]
+    delivered = parse_grip_last(request.headers.get("Grip-Last"))
+    after = {name: delivered.get(name, last) for name in names}
+    client = svc.transport.client
+    found = svc.events.heads(client, channel)
+    heads = {name: found[table] for name, table in zip(names, tables, strict=True)}
+    body = [] if delivered else ["retry: 2000\n\n"]
+    starts = [point for point in after.values() if point]
+    if starts:
+        backlog = svc.events.backlog(client, min(starts, key=stream_key), channel)
+        if backlog is None:
+            body.append(
+                'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
+            )
+            backlog = []
+        for event in backlog:
+            name = names[0] if channel is None else f"{prefix}t:{event.table}"
+            if after[name] is None or event.key > stream_key(after[name]):
+                body.append(event.sse(channel))
+                heads[name] = max(heads[name] or event.id, event.id, key=stream_key)
+    response = Response("".join(body), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
+    response.headers.update(hold_headers(prefix, channel, heads, heartbeat=heartbeat))
+    return response

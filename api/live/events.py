@@ -36,6 +36,7 @@ class Event:
     id: str
     type: str
     table: str | None
+    prev: str | None  # the table's event before this one
     lobby: str  # the SSE text on the lobby channel
     detail: str  # on a table's channel
 
@@ -58,7 +59,14 @@ class Event:
         if "patch" in extras:
             detail = f"{data[:-1]},{extras['patch'][1:]}"
         head = f"id: {entry_id}\nevent: {type}\ndata: "
-        return cls(entry_id, type, extras.get("table"), f"{head}{lobby}\n\n", f"{head}{detail}\n\n")
+        return cls(
+            entry_id,
+            type,
+            extras.get("table"),
+            extras.get("prev") or None,
+            f"{head}{lobby}\n\n",
+            f"{head}{detail}\n\n",
+        )
 
 
 # Which events a client gets: ``None`` for the lobby channel, else the tables it watches.
@@ -77,7 +85,7 @@ def stream_key(event_id: str) -> tuple[int, int]:
     return int(millis), int(sequence or 0)
 
 
-def _event(entry_id: bytes, fields: dict[bytes, bytes]) -> Event:
+def entry_event(entry_id: bytes, fields: dict[bytes, bytes]) -> Event:
     extras = {
         name.decode(): value.decode()
         for name, value in fields.items()
@@ -122,9 +130,11 @@ class EventHub:
         block_ms: int = int(BLOCK_SECONDS * 1000),
         queue_size: int = 1000,
         retry_seconds: float = 0.5,
+        last_of: str = "",
     ) -> None:
         self._factory = factory
         self._stream = stream
+        self._last_of = last_of
         self._block_ms = block_ms
         self._queue_size = queue_size
         self._retry = retry_seconds
@@ -160,7 +170,7 @@ class EventHub:
         """The events of ``channel`` after id ``after`` still in the stream, oldest first;
         ``None`` when some of them were already trimmed (the client must start afresh)."""
         entries = client.xrange(self._stream, min=after, max="+", count=limit + 1)
-        events = [_event(entry_id, fields) for entry_id, fields in entries]
+        events = [entry_event(entry_id, fields) for entry_id, fields in entries]
         if events and events[0].id == after:
             return [event for event in events[1:] if carries(channel, event)]
         first = (
@@ -169,6 +179,19 @@ class EventHub:
         if first and stream_key(first[0][0].decode()) > stream_key(after):
             return None  # the stream no longer reaches back to where the client was
         return [event for event in events if carries(channel, event)]
+
+    def heads(self, client: redis.Redis, channel: Channel) -> dict[str | None, str | None]:
+        """The id of the newest event of each table of ``channel`` (``None``: none kept), or of
+        the stream (under the key ``None``) for the lobby channel."""
+        if channel is None:
+            newest = client.xrevrange(self._stream, count=1)
+            return {None: newest[0][0].decode() if newest else None}
+        tables = sorted(channel)
+        found = client.hmget(self._last_of, tables)
+        return {
+            table: value.decode() if value else None
+            for table, value in zip(tables, found, strict=True)
+        }
 
     def stop(self) -> None:
         self._stop.set()
@@ -201,7 +224,7 @@ class EventHub:
             answer = client.xread({self._stream: self._last}, block=self._block_ms, count=500)
             for _, entries in answer or []:
                 for entry_id, fields in entries:
-                    event = _event(entry_id, fields)
+                    event = entry_event(entry_id, fields)
                     self._last = event.id
                     self._deliver(event)
 

@@ -70,6 +70,9 @@ class LobbyKeys:
     seq: str
     epoch: str
     events: str
+    last_of: str  # each table's newest event id: the previous id of its channel's next event
+    published: str  # the stream id the Pushpin publisher published up to
+    publisher: str  # the Pushpin publisher's lease
 
     @classmethod
     def under(cls, tag: str) -> LobbyKeys:

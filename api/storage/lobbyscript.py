@@ -134,9 +134,18 @@ redis.call('HSETNX', KEYS[2], table_id, ARGV[2])
 local lseq = redis.call('INCR', KEYS[6])
 local maxlen = tonumber(ARGV[3])
 local ids = {}
+-- The "grown", member and last-of hashes are named from the lobby's tag (KEYS[1] is
+-- TAG:applied), as LobbyKeys names them: no search of KEYS on every call.
+local tag = string.sub(KEYS[1], 1, #KEYS[1] - #':applied')
+local last_of = tag .. ':last_of'
+-- Each event names the table's event before it ('prev'): the previous id on its table's
+-- channel, which Pushpin checks to find a gap.
 local function emit(kind, data, ...)
-  ids[#ids + 1] = redis.call('XADD', KEYS[7], 'MAXLEN', '~', maxlen, '*', 'type', kind,
-    'data', data, 'table', table_id, ...)
+  local prev = redis.call('HGET', last_of, table_id) or ''
+  local id = redis.call('XADD', KEYS[7], 'MAXLEN', '~', maxlen, '*', 'type', kind,
+    'data', data, 'table', table_id, 'prev', prev, ...)
+  redis.call('HSET', last_of, table_id, id)
+  ids[#ids + 1] = id
 end
 -- A road patch and the tile only for the table's current shoe: they are what its roads
 -- document and its lobby tile become (an older shoe's write changes neither).
@@ -152,9 +161,6 @@ end
 if current ~= '1' then
   return {1, lseq, unpack(ids)}
 end
--- The "grown" and member hashes are named from the lobby's tag (KEYS[1] is TAG:applied), as
--- LobbyKeys names them: no search of KEYS on every call (a quarter of its cost).
-local tag = string.sub(KEYS[1], 1, #KEYS[1] - #':applied')
 redis.call('HSET', KEYS[3], table_id, update.summary)
 redis.call('HSET', KEYS[4], table_id, update.shape)
 for road, change in string.gmatch(update.runs, '([^,=]+)=([+-])') do

@@ -1,0 +1,90 @@
+"""The live feed through a GRIP proxy (Pushpin, or Fastly Fanout): what the service answers a
+client the proxy holds, and what it publishes to the proxy.
+
+A client's request reaches the service through the proxy (which adds a ``Grip-Sig`` header). The
+service answers the events the client missed, if any, and GRIP instructions: hold the connection
+as a stream (``Grip-Hold: stream``), subscribed to its channels (``Grip-Channel``: the lobby, or
+one channel per watched table), each with the id of the channel's newest event (``prev-id``);
+send a heartbeat when idle (``Grip-Keep-Alive``); and where to ask for missed events
+(``Grip-Link: ...; rel=next``). The elected publisher (:mod:`api.live.publisher`) then publishes
+each event of the stream to its channels with ``id`` and ``prev-id``; when an event's ``prev-id``
+is not the last one the proxy delivered on that channel, the proxy asks the ``next`` link (with
+``Grip-Last``: each channel's last id) and passes the answer on, so a client gets every event
+once and in order.
+
+The event ids are the stream's, so the ``Last-Event-ID`` a client reconnects with works the same
+with or without the proxy.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from urllib.parse import urlencode
+
+from api.live.events import Channel, Event
+
+LOBBY = "lobby"
+NEXT_LINK_TIMEOUT = 120  # seconds idle before the proxy asks the next link anyway
+GRIP_LAST = re.compile(r"^\s*([^;,\s]+)\s*;\s*last-id=([^,\s]+)\s*$")
+
+
+def channel_names(prefix: str, channel: Channel) -> list[str]:
+    """The GRIP channels of a client's channel: ``PREFIX:lobby``, or ``PREFIX:t:TABLE`` for each
+    table (``prefix`` keeps deployments apart on one proxy)."""
+    if channel is None:
+        return [f"{prefix}{LOBBY}"]
+    return [f"{prefix}t:{table}" for table in sorted(channel)]
+
+
+def hold_headers(
+    prefix: str,
+    channel: Channel,
+    heads: Mapping[str, str | None],
+    *,
+    heartbeat: float,
+) -> dict[str, str]:
+    """The GRIP instructions for a client of ``channel`` whose answer ends at ``heads`` (each
+    GRIP channel's newest event id, ``None`` for a channel with none yet)."""
+    subscriptions = []
+    for name in channel_names(prefix, channel):
+        head = heads.get(name)
+        subscriptions.append(f"{name}; prev-id={head}" if head else name)
+    query = "" if channel is None else "?" + urlencode({"tables": ",".join(sorted(channel))})
+    return {
+        "Grip-Hold": "stream",
+        "Grip-Channel": ", ".join(subscriptions),
+        "Grip-Keep-Alive": f": heartbeat\\n\\n; format=cstring; timeout={max(1, round(heartbeat))}",
+        "Grip-Link": f"</v1/events{query}>; rel=next; timeout={NEXT_LINK_TIMEOUT}",
+    }
+
+
+def parse_grip_last(header: str | None) -> dict[str, str]:
+    """The last id the proxy delivered on each channel (``Grip-Last: CHANNEL; last-id=ID, ...``)."""
+    found = {}
+    for part in (header or "").split(","):
+        match = GRIP_LAST.match(part)
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found
+
+
+def publish_items(prefix: str, event: Event, lobby_prev: str | None) -> list[dict]:
+    """The proxy's publish items of one event: to the lobby channel (after ``lobby_prev``, the
+    stream's event before it) and to its table's channel (after the table's event before it)."""
+    items = [_item(f"{prefix}{LOBBY}", event.id, lobby_prev, event.lobby)]
+    if event.table is not None:
+        items.append(_item(f"{prefix}t:{event.table}", event.id, event.prev, event.detail))
+    return items
+
+
+def _item(channel: str, id: str, prev: str | None, content: str) -> dict:
+    item = {"channel": channel, "id": id, "formats": {"http-stream": {"content": content}}}
+    if prev:
+        item["prev-id"] = prev
+    return item
+
+
+def publish_body(items: Iterable[dict]) -> bytes:
+    return json.dumps({"items": list(items)}, separators=(",", ":")).encode()

@@ -1,0 +1,96 @@
+"""A real Pushpin (Debian's package) in front of a service, on free loopback ports, started with
+the project's config template (deploy/pushpin)."""
+
+from __future__ import annotations
+
+import http.client
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .redis_server import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+class Pushpin:
+    """Starts and stops one Pushpin in front of ``backend`` (``host:port``)."""
+
+    def __init__(self, backend: str) -> None:
+        if shutil.which("pushpin") is None:
+            raise RuntimeError("pushpin is not installed (scripts/test installs it)")
+        self.backend = backend
+        self.port = free_port()
+        self.publish_port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="roads-pushpin-")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.dir) / "run"
+
+    @property
+    def publish_url(self) -> str:
+        return f"http://127.0.0.1:{self.publish_port}"
+
+    def start(self) -> Pushpin:
+        command = [
+            sys.executable,
+            str(ROOT / "deploy" / "pushpin" / "run.py"),
+            f"--backend={self.backend}",
+            f"--port={self.port}",
+            f"--publish-port={self.publish_port}",
+            f"--dir={self.dir}",
+        ]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        deadline = time.monotonic() + 20
+        while not (_listening(self.port) and _listening(self.publish_port) and self._holds()):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"pushpin did not start (logs in {self.dir}/log)")
+            time.sleep(0.1)
+        return self
+
+    def _holds(self) -> bool:
+        """Whether Pushpin holds a stream yet: its ports listen a moment before its handler
+        accepts holds ("Accept service unavailable")."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+        try:
+            connection.request("GET", "/v1/events?tables=ready")
+            return connection.getresponse().status == 200
+        except (OSError, http.client.HTTPException):
+            return False
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+        deadline = time.monotonic() + 10
+        while _listening(self.port) and time.monotonic() < deadline:
+            time.sleep(0.1)
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
