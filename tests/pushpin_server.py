@@ -53,6 +53,7 @@ class Pushpin:
             str(ROOT / "deploy" / "pushpin" / "run.py"),
             f"--backend={self.backend}",
             f"--port={self.port}",
+            "--listen=127.0.0.1",
             f"--publish-port={self.publish_port}",
             f"--dir={self.dir}",
         ]

@@ -28,6 +28,7 @@ def write_config(
     port: int,
     publish_port: int,
     publish_addr: str = "127.0.0.1",
+    listen_addr: str = "0.0.0.0",
     max_connections: int = 50_000,
 ) -> Path:
     """Write ``pushpin.conf`` and ``routes`` to ``folder``; the path of the config."""
@@ -39,7 +40,7 @@ def write_config(
         "RUNDIR": folder / "run",
         "LOGDIR": folder / "log",
         "ROUTES": folder / "routes",
-        "HTTP_PORT": port,
+        "HTTP_PORT": f"{listen_addr}:{port}",
         "PUBLISH_PORT": publish_port,
         "PUBLISH_ADDR": publish_addr,
         "MAX_CONNECTIONS": max_connections,
@@ -57,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", default="127.0.0.1:8000", help="the service's host:port")
     parser.add_argument("--port", type=int, default=7999, help="where clients connect")
+    parser.add_argument("--listen", default="0.0.0.0", help="the address clients connect to")
     parser.add_argument("--publish-port", type=int, default=5561, help="Pushpin's publish port")
     parser.add_argument("--max-connections", type=int, default=50_000)
     parser.add_argument("--dir", default="/tmp/roads-pushpin", help="config, run and log folder")
@@ -68,10 +70,11 @@ def main(argv: list[str] | None = None) -> None:
         args.backend,
         port=args.port,
         publish_port=args.publish_port,
+        listen_addr=args.listen,
         max_connections=args.max_connections,
     )
     print(
-        f"pushpin on :{args.port} -> {args.backend}; publish to http://127.0.0.1:{args.publish_port}"
+        f"pushpin on {args.listen}:{args.port} -> {args.backend}; publish to http://127.0.0.1:{args.publish_port}"
     )
     sys.stdout.flush()
     os.execvp("pushpin", ["pushpin", f"--config={config}"])
