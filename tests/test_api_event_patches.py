@@ -18,6 +18,7 @@ from roads.simulator import deal_shoe
 from .api_helpers import post_round
 from .conftest import AUTH, make_app
 from .roadviewer import Viewer
+from .sse_client import sse_events
 
 pytestmark = pytest.mark.cluster
 
@@ -36,9 +37,7 @@ def read_events(stream, until, seconds=10.0):
     deadline = time.monotonic() + seconds
     for chunk in stream.response:
         text = chunk.decode() if isinstance(chunk, bytes) else chunk
-        if text.startswith("id:"):
-            fields = dict(line.split(": ", 1) for line in text.strip().split("\n"))
-            events.append({**fields, "data": json.loads(fields["data"])})
+        events += sse_events(text)  # a chunk holds whole events, one or several
         if until(events) or time.monotonic() > deadline:
             break
     return events

@@ -79,12 +79,14 @@ def _feed(
         seen = event.key
         yield event.sse(channel)
     while not subscription.overflowed:
-        event = subscription.next(heartbeat)
-        if event is None:
+        events = subscription.next(heartbeat)
+        if not events:
             yield ": heartbeat\n\n"
-        elif event.key > seen:  # the backlog may already have held it
-            seen = event.key
-            yield event.sse(channel)
+            continue
+        fresh = [event for event in events if event.key > seen]  # the backlog may have had it
+        if fresh:
+            seen = fresh[-1].key
+            yield "".join(event.sse(channel) for event in fresh)
 
 
 def _held(channel: Channel, last: str | None) -> Response:

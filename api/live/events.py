@@ -111,12 +111,20 @@ class Subscription:
         except queue.Full:
             self.overflowed = True
 
-    def next(self, timeout: float) -> Event | None:
-        """The next live event, or ``None`` after ``timeout`` seconds without one."""
+    def next(self, timeout: float) -> list[Event]:
+        """The live events waiting, at least one, or none after ``timeout`` seconds without
+        one. A client that fell behind gets what piled up in one write, not one per event: the
+        cost of a delivery is mostly per write, so a busy process catches up instead of falling
+        further behind."""
         try:
-            return self.queue.get(timeout=timeout)
+            events = [self.queue.get(timeout=timeout)]
         except queue.Empty:
-            return None
+            return []
+        while True:
+            try:
+                events.append(self.queue.get_nowait())
+            except queue.Empty:
+                return events
 
 
 class EventHub:
