@@ -23,6 +23,7 @@ class SSEClient:
         self.connection.request("GET", path, headers=headers)
         self.response = self.connection.getresponse()
         self.events: list[dict] = []
+        self.bytes_read = 0  # of the event stream (headers and chunk framing aside)
         self.ended = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -31,6 +32,7 @@ class SSEClient:
         fields: dict[str, str] = {}
         try:
             for raw in self.response:
+                self.bytes_read += len(raw)
                 line = raw.decode().rstrip("\n")
                 if line == "":
                     if "data" in fields:

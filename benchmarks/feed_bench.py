@@ -1,0 +1,280 @@
+"""The live feed at lobby scale: the built-in feed against Pushpin in front, side by side.
+
+For each feed and each N of a ladder: N lobby clients (``/v1/events``, spread over several
+processes, :mod:`benchmarks.sse_load`) connect; then rounds are dealt at 10 a second (10 lobby
+``round`` events a second) for ``--seconds``; every delivery's delay is its arrival minus the
+time its round's POST was sent. Printed per N: clients connected, deliveries made of those
+due, delay p50/p99, the service's, Pushpin's and redis-server's CPU (share of one core over the
+dealing) and memory (RSS at the end), and the generator's own CPU (it shares the 2 cores).
+Then the largest N with every event delivered at p99 <= 250 ms (and <= 500 ms) per feed, and
+their ratio. Last, the bytes a multiplay client watching 4 tables reads per round, against
+refetching the 4 tables' roads documents.
+
+Targets (issue 17): Pushpin holds >= 10,000 clients at p99 <= 250 ms and >= 3x the built-in
+feed's N; the built-in feed holds 5,000 at p99 <= 500 ms.
+
+    .venv/bin/python benchmarks/feed_bench.py [--builtin 2000,5000,...] [--pushpin ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import serving
+from benchmarks.sse_load import Load
+from roads.simulator import deal_shoe
+from tests.pushpin_server import Pushpin
+from tests.redis_server import free_port
+from tests.sse_client import SSEClient
+
+KEY = "bench-key"
+TABLES = [f"feed-{n:02d}" for n in range(10)]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class Dealer:
+    """Deals rounds one after another to the tables in turn, noting when each POST was sent."""
+
+    def __init__(self, base: str, tables: list[str] = TABLES) -> None:
+        self.base = base
+        self.tables = tables
+        self.shoes = {table: deal_shoe(n) for n, table in enumerate(tables)}
+        self.dealt = {table: 0 for table in tables}
+        self.sent: list[float] = []
+
+    def deal(self, table: str) -> None:
+        number = self.dealt[table] + 1
+        round = self.shoes[table][(number - 1) % len(self.shoes[table])]
+        body = {"round": number, "result": round.result}
+        self.sent.append(time.monotonic())
+        serving.post(self.base, f"/v1/tables/{table}/shoes/s1/rounds", body, KEY)
+        self.dealt[table] = number
+
+    def run(self, rate: float, seconds: float) -> None:
+        """``rate`` rounds a second for ``seconds`` seconds, on a fixed schedule."""
+        self.sent.clear()
+        start = time.monotonic()
+        for n in range(int(rate * seconds)):
+            time.sleep(max(0.0, start + n / rate - time.monotonic()))
+            self.deal(self.tables[n % len(self.tables)])
+
+
+class Usage:
+    """CPU seconds and resident memory of a set of processes, read from /proc."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = [pid for pid in pids if Path(f"/proc/{pid}").exists()]
+        self.start = self.cpu_seconds()
+
+    def cpu_seconds(self) -> float:
+        """Of the processes still there (a worker gunicorn restarted is not counted)."""
+        total = 0
+        for pid in self.pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+        return total / TICKS
+
+    def used(self) -> float:
+        return self.cpu_seconds() - self.start
+
+    def rss_mb(self) -> float:
+        total = 0
+        for pid in self.pids:
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        return total / 1024
+
+
+def pushpin_pids(pushpin: Pushpin) -> list[int]:
+    names = ("condure", "pushpin-proxy", "pushpin-handler", "zurl")
+    return [int((pushpin.run_dir / f"{name}.pid").read_text()) for name in names]
+
+
+def measure(port: int, clients: int, dealer: Dealer, watched: dict, args) -> dict:
+    """One step of the ladder: ``clients`` lobby clients on ``port`` while rounds are dealt."""
+    with Load(port, "/v1/events", clients, processes=args.processes) as load:
+        time.sleep(2)  # every hold settled (Pushpin asks the next link once after a hold)
+        usage = {name: Usage(pids()) for name, pids in watched.items()}
+        began = time.monotonic()
+        dealer.run(args.rate, args.seconds)
+        time.sleep(args.drain)
+        elapsed = time.monotonic() - began
+        found = load.results()
+        figures = {name: (use.used() / elapsed, use.rss_mb()) for name, use in usage.items()}
+    sent = list(dealer.sent)
+    delays, delivered = [], 0
+    for arrivals in found["arrivals"]:
+        delivered += min(len(arrivals), len(sent))
+        delays += [(arrivals[k] - sent[k]) * 1000 for k in range(min(len(arrivals), len(sent)))]
+    delays.sort()
+    due = load.connected * len(sent)
+    return {
+        "clients": clients,
+        "connected": load.connected,
+        "retried": load.retried,
+        "delivered": delivered,
+        "due": due,
+        "p50": delays[len(delays) // 2] if delays else float("nan"),
+        "p99": delays[int(0.99 * (len(delays) - 1))] if delays else float("nan"),
+        "usage": figures,
+        "generator_cpu": found["cpu_seconds"] / elapsed,
+    }
+
+
+def print_step(step: dict) -> None:
+    usage = "  ".join(
+        f"{name} {cpu * 100:4.0f}% {rss:5.0f} MB" for name, (cpu, rss) in step["usage"].items()
+    )
+    print(
+        f"  {step['clients']:>6,}  {step['connected']:>6,} {step['retried']:>5,}  "
+        f"{step['delivered']:>9,}/{step['due']:<9,}  "
+        f"{step['p50']:7.1f}  {step['p99']:7.1f}  {usage}  "
+        f"generator {step['generator_cpu'] * 100:4.0f}%",
+        flush=True,
+    )
+
+
+def held(step: dict, limit_ms: float) -> bool:
+    every = step["connected"] == step["clients"] and step["delivered"] == step["due"]
+    return every and step["p99"] <= limit_ms
+
+
+def ladder(name: str, port: int, counts: list[int], dealer: Dealer, watched: dict, args) -> list:
+    print(f"\n{name}: lobby clients, rounds at {args.rate:g}/s for {args.seconds:g} s")
+    print("  clients  conn'd tries  delivered/due        p50 ms   p99 ms  CPU (of one core), RSS")
+    steps = []
+    for clients in counts:
+        step = measure(port, clients, dealer, watched, args)
+        print_step(step)
+        steps.append(step)
+        time.sleep(3)  # the last step's connections gone
+    return steps
+
+
+def largest(steps: list[dict], limit_ms: float) -> int:
+    return max((s["clients"] for s in steps if held(s, limit_ms)), default=0)
+
+
+def multiplay_bytes(base: str) -> None:
+    """A client of ``?tables=`` four tables while a shoe is dealt at each: the bytes it reads
+    per round, against refetching the four roads documents after each round (the old way)."""
+    tables = [f"multiplay-{n}" for n in range(4)]
+    client = SSEClient(f"{base}/v1/events?tables={','.join(tables)}")
+    time.sleep(0.5)
+    dealer, documents, before = Dealer(base, tables), [], client.bytes_read
+    for n in range(60 * len(tables)):
+        dealer.deal(tables[n % len(tables)])
+    events = client.wait_for(60 * len(tables), seconds=30, kind={"round"})
+    for table in tables:
+        with urllib.request.urlopen(f"{base}/v1/tables/{table}/roads") as answer:
+            documents.append(len(answer.read()))
+    read = client.bytes_read - before
+    client.close()
+    rounds = [e["data"] for e in events if e["event"] == "round"]
+    sizes = sorted(
+        len(json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()) for d in rounds
+    )
+    per_round = read / len(rounds)
+    print("\nMultiplay client watching 4 tables (?tables=), 60 rounds at each:")
+    print(
+        f"  per round: {per_round:,.0f} B read from the feed "
+        f"(event data median {statistics.median(sizes):,.0f} B, max {sizes[-1]:,} B)"
+    )
+    print(
+        f"  refetching the 4 roads documents instead: {sum(documents):,} B "
+        f"({sum(documents) / per_round:,.0f}x), "
+        f"the one table that changed: {statistics.mean(documents):,.0f} B"
+    )
+
+
+def service(redis_url: str, grip: str | None = None, port: int | None = None):
+    env = {
+        "REDIS_URL": redis_url,
+        "ROADS_INGEST_KEYS": KEY,
+        "ROADS_WORKERS": "2",
+        "ROADS_WORKER_CONNECTIONS": "15000",
+    }
+    if grip:
+        env["ROADS_GRIP_URL"] = grip
+    return serving.gunicorn("wsgi:app", env, port=port or free_port())
+
+
+def port_of(base: str) -> int:
+    return int(base.rsplit(":", 1)[1])
+
+
+def service_pids(base) -> list[int]:
+    return [base.process.pid, *base.workers()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--builtin", default="2000,5000,7500,10000")
+    parser.add_argument("--pushpin", default="2000,5000,10000,15000,19000")
+    parser.add_argument("--rate", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--drain", type=float, default=3.0, help="seconds to wait after dealing")
+    parser.add_argument("--processes", type=int, default=4)
+    args = parser.parse_args()
+    builtin = [int(n) for n in args.builtin.split(",") if n]
+    proxied = [int(n) for n in args.pushpin.split(",") if n]
+    port = free_port()
+    pushpin = Pushpin(f"127.0.0.1:{port}")
+    # Everything starts before any load: the load's many ephemeral ports could take a port
+    # picked later. Each feed has its own Redis, so neither deployment sees the other's rounds.
+    with (
+        serving.redis_server() as redis,
+        serving.redis_server() as grip_redis,
+        service(redis.url) as base,
+        service(grip_redis.url, pushpin.publish_url, port) as proxied_base,
+    ):
+        pushpin.start()
+        try:
+            dealer = Dealer(base)
+            for table in TABLES:
+                dealer.deal(table)
+            multiplay_bytes(base)
+            watched = {
+                "service": lambda: service_pids(base),
+                "redis": lambda: [redis.process.pid],
+            }
+            plain = ladder("Built-in feed", port_of(base), builtin, dealer, watched, args)
+            dealer = Dealer(f"http://127.0.0.1:{port}")
+            for table in TABLES:
+                dealer.deal(table)
+            watched = {
+                "service": lambda: service_pids(proxied_base),
+                "pushpin": lambda: pushpin_pids(pushpin),
+                "redis": lambda: [grip_redis.process.pid],
+            }
+            fanned = ladder("Pushpin", pushpin.port, proxied, dealer, watched, args)
+        finally:
+            pushpin.cleanup()
+    print("\nLargest N with every event delivered:")
+    for limit in (250, 500):
+        ours, theirs = largest(plain, limit), largest(fanned, limit)
+        ratio = f"{theirs / ours:.1f}x" if ours else "n/a"
+        print(f"  p99 <= {limit} ms: built-in {ours:,}, Pushpin {theirs:,} ({ratio})")
+    print("  (of the N tried; targets: Pushpin >= 10,000 at 250 ms and >= 3x built-in;")
+    print("   built-in >= 5,000 at 500 ms)")
+
+
+if __name__ == "__main__":
+    main()
