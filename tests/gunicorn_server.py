@@ -3,6 +3,7 @@ browser test and the benchmarks."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -67,3 +68,16 @@ def gunicorn(app: str, env: dict[str, str], port: int | None = None) -> Iterator
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def send(base: str, method: str, path: str, body: dict, key: str) -> dict:
+    """A JSON request with an ingest key to a running service; its JSON answer (an answer
+    other than 2xx raises)."""
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        method=method,
+        headers={"Content-Type": "application/json", "X-API-Key": key},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)

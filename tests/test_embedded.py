@@ -10,6 +10,7 @@ from roads import Scorecard
 
 from .api_helpers import feed, roads
 from .conftest import KEY
+from .sse_client import sse_events
 
 
 def embedded_app(**overrides):
@@ -34,9 +35,8 @@ def test_embedded_lobby_good_roads_and_events():
     assert [(g["table"], g["since_round"]) for g in good] == [("t1", 5)]
     kinds = []
     for chunk in stream.response:
-        if b"event: " in chunk:
-            kinds.append(chunk.split(b"event: ")[1].split(b"\n")[0].decode())
-        if len(kinds) == 7:
+        kinds += [event["event"] for event in sse_events(chunk.decode())]  # one or several
+        if len(kinds) >= 7:
             break
     stream.close()
     assert kinds == ["shoe", "round", "round", "round", "round", "round", "good_road"]

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from . import gunicorn_server
 from .conftest import KEY
 from .gunicorn_server import gunicorn
 
@@ -31,15 +32,8 @@ ARGS = [
 ]
 
 
-def send(base: str, method: str, path: str, body: dict) -> None:
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        method=method,
-        headers={"Content-Type": "application/json", "X-API-Key": KEY},
-    )
-    with urllib.request.urlopen(request, timeout=5) as answer:
-        assert answer.status in (200, 201)
+def send(base: str, method: str, path: str, body: dict) -> dict:
+    return gunicorn_server.send(base, method, path, body, KEY)
 
 
 def deal(base: str, table: str, results: str, first: int = 1, shoe: str = "s1") -> None:

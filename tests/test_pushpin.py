@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from . import gunicorn_server
 from .conftest import KEY
 from .gunicorn_server import gunicorn
 from .pushpin_server import Pushpin
@@ -28,15 +29,8 @@ from .sse_client import SSEClient, sse_events
 ROAD_CHANGES = {"round", "void", "correction"}
 
 
-def send(base: str, path: str, body: dict, method: str = "POST") -> dict:
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        method=method,
-        headers={"Content-Type": "application/json", "X-API-Key": KEY},
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer)
+def send(base: str, path: str, body: dict) -> dict:
+    return gunicorn_server.send(base, "POST", path, body, KEY)
 
 
 class Tables:
