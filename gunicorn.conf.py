@@ -36,6 +36,9 @@ graceful_timeout = 10
 keepalive = int(os.environ.get("ROADS_KEEPALIVE", "5"))  # seconds an idle connection stays
 accesslog = os.environ.get("ROADS_ACCESS_LOG") or None
 errorlog = "-"
+# gunicorn's control socket (gunicornc) is one path per user by default, which instances on one
+# host would share (the first to exit removes the others'); nothing here uses it.
+control_socket_disable = True
 
 
 def post_worker_init(worker):
@@ -44,6 +47,6 @@ def post_worker_init(worker):
     demo = worker.wsgi.extensions.get("roads.demo")
     if demo is not None:
         demo.start()
-    publisher = worker.wsgi.extensions["roads"].publisher
-    if publisher is not None:
-        publisher.start()
+    services = worker.wsgi.extensions.get("roads")  # absent in the benchmarks' bare app
+    if services is not None and services.publisher is not None:
+        services.publisher.start()

@@ -13,6 +13,7 @@ import logging
 from pathlib import Path
 
 from flask import Flask
+from flask_compress import Compress
 
 from api.config import Settings
 from api.demo import DemoFeeder
@@ -36,6 +37,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=settings.max_body,
+        # JSON, the API document and the lobby page's files, as the client accepts (zstd, br,
+        # gzip); never the event stream (each event must leave at once) nor PNGs (compressed).
+        COMPRESS_STREAMS=False,
     )
     app.url_map.converters["id"] = IdConverter
     if settings.embedded:
@@ -45,4 +49,5 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["roads.settings"] = settings
     app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
     register(app)
+    Compress(app)
     return app

@@ -203,9 +203,24 @@ def main() -> None:
             print_latency("baseline: GET /ok (minimal Flask app)", ok, ok)
             for name, figures in results.items():
                 print_latency(name, figures, ok, target_ms=50)
+            print_wire_sizes(base + "/v1/tables")
             before = service_memory_mb(port)
             sse = asyncio.run(sse_clients("127.0.0.1", port, args.clients, base, rounds=3))
             print_sse(sse, idle, before)
+
+
+def print_wire_sizes(url: str) -> None:
+    """The bytes on the wire of one answer, plain and in each encoding (target: <= 100 KB
+    with gzip for 1,000 tables)."""
+    sizes = {}
+    for encoding in ("identity", "gzip", "br", "zstd"):
+        request = urllib.request.Request(url, headers={"Accept-Encoding": encoding})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            sizes[encoding] = len(answer.read())
+    print(
+        "  GET /v1/tables on the wire: "
+        + ", ".join(f"{name} {size / 1024:,.0f} KB" for name, size in sizes.items())
+    )
 
 
 def print_latency(name: str, figures: dict, ok: dict, target_ms: float | None = None) -> None:

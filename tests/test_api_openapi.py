@@ -46,6 +46,10 @@ CHECKS = [
 ]
 
 
+# The WSGI client does not decode compressed answers; compression has its own tests.
+PLAIN = {**AUTH, "Accept-Encoding": "identity"}
+
+
 def test_api_conforms_to_its_schema(app):
     # Drive schemathesis directly (its pytest plugin does not run under pytest 9): every
     # operation, generated requests with the ingest key, the checks above on every answer.
@@ -61,11 +65,11 @@ def test_api_conforms_to_its_schema(app):
         @given(case=operation.as_strategy(), number=st.integers(1, 12))
         @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
         def check(case, number):
-            case.call_and_validate(headers=AUTH, checks=CHECKS)
+            case.call_and_validate(headers=PLAIN, checks=CHECKS)
             # Again on the table and shoe that exist, so answers other than 404 are checked.
             known = {"table": "t1", "shoe": "s1", "number": number}
             if case.path_parameters:
                 case.path_parameters = {k: known.get(k, v) for k, v in case.path_parameters.items()}
-                case.call_and_validate(headers=AUTH, checks=CHECKS)
+                case.call_and_validate(headers=PLAIN, checks=CHECKS)
 
         check()

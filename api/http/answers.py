@@ -33,9 +33,21 @@ def etag_of(*parts: object) -> str:
     return hashlib.sha1("\x1f".join(map(str, parts)).encode()).hexdigest()[:24]
 
 
+# flask-compress gives a compressed answer the ETag ``VALUE:ENCODING`` (one per encoding).
+ENCODED = ("", ":zstd", ":br", ":gzip", ":deflate")
+
+
+def held_tag(etag: str) -> str | None:
+    """The ETag the client holds of this representation, in whichever encoding it got it
+    (``If-None-Match``), or ``None``."""
+    if "If-None-Match" not in request.headers:
+        return None
+    return next((etag + e for e in ENCODED if etag + e in request.if_none_match), None)
+
+
 def held(etag: str) -> bool:
-    """Whether the client already holds this representation (``If-None-Match``)."""
-    return "If-None-Match" in request.headers and etag in request.if_none_match
+    """Whether the client already holds this representation, in any encoding."""
+    return held_tag(etag) is not None
 
 
 def not_modified(etag: str) -> Response | None:
@@ -46,8 +58,9 @@ def not_modified(etag: str) -> Response | None:
 
 
 def unchanged(etag: str) -> Response:
+    """A 304 naming the ETag the client holds (the encoded one, when it got it compressed)."""
     response = Response(status=304)
-    response.set_etag(etag)
+    response.set_etag(held_tag(etag) or etag)
     return response
 
 
