@@ -42,6 +42,10 @@ class Settings:
       (Pushpin's HTTP control port, e.g. ``http://127.0.0.1:5561``; comma-separated for several):
       ``/v1/events`` requests that come through a proxy are then held by it, and one elected
       process publishes the events to every proxy (see :mod:`api.live.grip`). None by default.
+    - ``ROADS_CORS_ORIGINS``: the origins (``https://lobby.example.com``, comma-separated) whose
+      pages may read the API from a browser: JSON, pictures, the event stream. None by default.
+      ``ROADS_CORS_INGEST=1`` lets the same origins send rounds too (the write methods and the
+      ``X-API-Key`` header pass the preflight); off by default.
     """
 
     redis_url: str | None = None
@@ -58,6 +62,8 @@ class Settings:
     namespace: str | None = None
     transport: str = "links"
     grip_urls: tuple[str, ...] = ()
+    cors_origins: tuple[str, ...] = ()
+    cors_ingest: bool = False
 
     @property
     def embedded(self) -> bool:
@@ -85,6 +91,8 @@ class Settings:
             namespace=_namespace(env),
             transport=_choice(env, "ROADS_TRANSPORT", ("links", "pipeline")),
             grip_urls=_urls(env, "ROADS_GRIP_URL"),
+            cors_origins=_origins(env, "ROADS_CORS_ORIGINS"),
+            cors_ingest=_flag(env, "ROADS_CORS_INGEST", default=False),
         )
 
 
@@ -103,6 +111,16 @@ def _urls(env: Mapping[str, str], name: str) -> tuple[str, ...]:
         if not re.match(r"^https?://[^\s/]+(/\S*)?$", url):
             raise ConfigError(f"{name} must be http(s) URLs, comma-separated, not {url!r}")
     return urls
+
+
+def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    origins = tuple(o.strip().rstrip("/") for o in env.get(name, "").split(",") if o.strip())
+    for origin in origins:
+        if not re.match(r"^https?://[^\s/]+$", origin):
+            raise ConfigError(
+                f"{name} must be origins such as https://lobby.example.com, not {origin!r}"
+            )
+    return origins
 
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:

@@ -1,5 +1,5 @@
 """What a platform team expects of the service under gunicorn, on the tests' Redis: compressed
-answers with an ETag per encoding, and no shared gunicorn control socket."""
+answers with an ETag per encoding, no shared gunicorn control socket, CORS for listed origins."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from urllib.parse import urlsplit
 
 import pytest
 import redis
+
+from api import create_app
+from api.config import ConfigError, Settings
 
 from .conftest import KEY
 from .gunicorn_server import gunicorn, send
@@ -89,3 +92,80 @@ def test_pictures_and_the_event_stream_are_never_compressed(service, path):
 
 def test_instances_share_no_gunicorn_control_socket(service):
     assert not (Path(HOME) / ".gunicorn").exists()
+
+
+LOBBY = "https://lobby.example.com"
+
+
+@pytest.fixture(scope="module")
+def cors_service(redis_server):
+    env = {
+        "REDIS_URL": redis_server.url,
+        "ROADS_INGEST_KEYS": KEY,
+        "ROADS_WORKERS": "1",
+        "ROADS_CORS_ORIGINS": f"{LOBBY}, https://other-lobby.example.com",
+    }
+    with gunicorn("wsgi:app", env) as base:
+        send(base, "POST", "/v1/tables/cors/shoes/s1/rounds", {"round": 1, "result": "B"}, KEY)
+        yield base
+
+
+def preflight(base: str, path: str, origin: str, method: str, headers: str = "") -> dict:
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    asked = {"Origin": origin, "Access-Control-Request-Method": method}
+    if headers:
+        asked["Access-Control-Request-Headers"] = headers
+    try:
+        connection.request("OPTIONS", path, headers=asked)
+        answer = connection.getresponse()
+        answer.read()
+        return dict(answer.getheaders())
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(
+    "path", ["/v1/tables", "/v1/tables/cors/roads/big_road.png", "/v1/events?tables=cors"]
+)
+def test_a_listed_origin_may_read_json_pictures_and_the_event_stream(cors_service, path):
+    allowed = preflight(cors_service, path, LOBBY, "GET", "last-event-id")
+    assert allowed["Access-Control-Allow-Origin"] == LOBBY
+    assert "last-event-id" in allowed["Access-Control-Allow-Headers"].lower()
+    _, headers, _ = get(cors_service, path, Origin=LOBBY)
+    assert headers["Access-Control-Allow-Origin"] == LOBBY
+    assert "ETag" in headers.get("Access-Control-Expose-Headers", "") or "events" in path
+
+
+def test_another_origin_gets_no_cors_headers(cors_service):
+    refused = preflight(cors_service, "/v1/tables", "https://evil.example.com", "GET")
+    assert "Access-Control-Allow-Origin" not in refused
+    _, headers, _ = get(cors_service, "/v1/tables", Origin="https://evil.example.com")
+    assert "Access-Control-Allow-Origin" not in headers
+
+
+def test_ingest_from_a_browser_passes_no_preflight_unless_allowed(cors_service, redis_server):
+    path = "/v1/tables/cors/shoes/s1/rounds"
+    refused = preflight(cors_service, path, LOBBY, "POST", "x-api-key, content-type")
+    assert "POST" not in refused.get("Access-Control-Allow-Methods", "")
+    assert "x-api-key" not in refused.get("Access-Control-Allow-Headers", "").lower()
+    settings = Settings(
+        redis_url=redis_server.url, ingest_keys=(KEY,), cors_origins=(LOBBY,), cors_ingest=True
+    )
+    client = create_app(settings).test_client()
+    allowed = client.options(
+        path,
+        headers={
+            "Origin": LOBBY,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "x-api-key, content-type",
+        },
+    )
+    assert "POST" in allowed.headers["Access-Control-Allow-Methods"]
+    assert "x-api-key" in allowed.headers["Access-Control-Allow-Headers"].lower()
+
+
+@pytest.mark.parametrize("value", ["lobby.example.com", "https://a.example.com/path", "*"])
+def test_cors_origins_must_be_origins(value):
+    with pytest.raises(ConfigError, match="ROADS_CORS_ORIGINS"):
+        Settings.from_env({"ROADS_CORS_ORIGINS": value})

@@ -14,6 +14,7 @@ from flask import Flask
 from api.http import errors, events, health, images, lobby, odds, pages, rounds, tables
 from api.http import roads as roads_views
 from api.http.answers import IdConverter
+from api.http.cors import enable_cors
 from api.http.errors import RoadsApi
 from api.http.requests import ID_PATTERN
 
@@ -28,6 +29,7 @@ def register(app: Flask) -> RoadsApi:
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     )
     errors.register(app, api)
+    enable_cors(app, app.extensions["roads.settings"])
     app.register_blueprint(pages.blp)
     for blueprint in (
         health.blp,
