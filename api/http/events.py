@@ -10,11 +10,13 @@ from flask_smorest import Blueprint, abort
 from api.http.answers import services
 from api.http.requests import EventsQuerySchema
 from api.live.events import EVENT_ID, Channel, Event, Subscription, stream_key
-from api.live.grip import channel_names, hold_headers, parse_grip_last
+from api.live.grip import channel_names, event_channel, hold_headers, parse_grip_last
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
 EVENT_TYPES = "round, shoe, correction, void, good_road, edge"
+RETRY = "retry: 2000\n\n"  # how long a browser waits before it reconnects, in ms
+RESET = 'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
 
 
 @blp.route("/v1/events")
@@ -70,9 +72,9 @@ def _feed(
     subscription: Subscription, last: str | None, backlog: list[Event] | None, heartbeat: float
 ) -> Iterator[str]:
     channel = subscription.channel
-    yield "retry: 2000\n\n"
+    yield RETRY
     if backlog is None:
-        yield 'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
+        yield RESET
         backlog = []
     seen = stream_key(last) if last else (0, 0)
     for event in backlog:
@@ -103,17 +105,15 @@ def _held(channel: Channel, last: str | None) -> Response:
     client = svc.transport.client
     found = svc.events.heads(client, channel)
     heads = {name: found[table] for name, table in zip(names, tables, strict=True)}
-    body = [] if delivered else ["retry: 2000\n\n"]
+    body = [] if delivered else [RETRY]
     starts = [point for point in after.values() if point]
     if starts:
         backlog = svc.events.backlog(client, min(starts, key=stream_key), channel)
         if backlog is None:
-            body.append(
-                'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
-            )
+            body.append(RESET)
             backlog = []
         for event in backlog:
-            name = names[0] if channel is None else f"{prefix}t:{event.table}"
+            name = event_channel(prefix, channel, event)
             if after[name] is None or event.key > stream_key(after[name]):
                 body.append(event.sse(channel))
                 heads[name] = max(heads[name] or event.id, event.id, key=stream_key)

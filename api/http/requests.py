@@ -8,6 +8,7 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 from webargs.fields import DelimitedList
 
+from api.live.events import EVENT_ID
 from roads import VARIANTS
 from roads.lobby import LOBBY_ROADS
 
@@ -201,8 +202,7 @@ class EventsQuerySchema(ma.Schema):
     )
     last_event_id = fields.String(
         validate=validate.Regexp(
-            r"^[0-9]{1,20}-[0-9]{1,20}$",
-            error="Last-Event-ID must be an event id such as 1700000000000-0",
+            EVENT_ID, error="Last-Event-ID must be an event id such as 1700000000000-0"
         ),
         metadata={"description": "Resume after this event (as the Last-Event-ID header)."},
     )

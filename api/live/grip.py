@@ -30,12 +30,26 @@ NEXT_LINK_TIMEOUT = 120  # seconds idle before the proxy asks the next link anyw
 GRIP_LAST = re.compile(r"^\s*([^;,\s]+)\s*;\s*last-id=([^,\s]+)\s*$")
 
 
+def lobby_channel(prefix: str) -> str:
+    """The lobby's GRIP channel (``prefix`` keeps deployments apart on one proxy)."""
+    return f"{prefix}{LOBBY}"
+
+
+def table_channel(prefix: str, table: str) -> str:
+    """A table's GRIP channel."""
+    return f"{prefix}t:{table}"
+
+
 def channel_names(prefix: str, channel: Channel) -> list[str]:
-    """The GRIP channels of a client's channel: ``PREFIX:lobby``, or ``PREFIX:t:TABLE`` for each
-    table (``prefix`` keeps deployments apart on one proxy)."""
+    """The GRIP channels of a client's channel: the lobby's, or one for each table."""
     if channel is None:
-        return [f"{prefix}{LOBBY}"]
-    return [f"{prefix}t:{table}" for table in sorted(channel)]
+        return [lobby_channel(prefix)]
+    return [table_channel(prefix, table) for table in sorted(channel)]
+
+
+def event_channel(prefix: str, channel: Channel, event: Event) -> str:
+    """The GRIP channel on which a client of ``channel`` gets ``event``."""
+    return lobby_channel(prefix) if channel is None else table_channel(prefix, event.table)
 
 
 def hold_headers(
@@ -73,9 +87,9 @@ def parse_grip_last(header: str | None) -> dict[str, str]:
 def publish_items(prefix: str, event: Event, lobby_prev: str | None) -> list[dict]:
     """The proxy's publish items of one event: to the lobby channel (after ``lobby_prev``, the
     stream's event before it) and to its table's channel (after the table's event before it)."""
-    items = [_item(f"{prefix}{LOBBY}", event.id, lobby_prev, event.lobby)]
+    items = [_item(lobby_channel(prefix), event.id, lobby_prev, event.lobby)]
     if event.table is not None:
-        items.append(_item(f"{prefix}t:{event.table}", event.id, event.prev, event.detail))
+        items.append(_item(table_channel(prefix, event.table), event.id, event.prev, event.detail))
     return items
 
 

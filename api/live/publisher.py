@@ -38,12 +38,14 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])
 return 1
 """
-# Take or renew the lease.  KEYS: lease.  ARGV: holder, ttl ms.
+# Take or renew the lease: 0 held by another, 1 renewed, 2 taken.  KEYS: lease.  ARGV: holder,
+# ttl ms.
 _LEASE = """
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
+if holder then return 1 end
+return 2
 """
 
 
@@ -90,11 +92,15 @@ class Publisher:
         lease, advance = client.register_script(_LEASE), client.register_script(_ADVANCE)
         keys = self._keys
         block_ms = max(100, self._lease_ms // 5)
+        cursor = None  # where this holder goes on, known while it holds the lease
         while not self._stop.is_set():
-            if not lease(keys=[keys.publisher], args=[self.holder, self._lease_ms]):
+            held = lease(keys=[keys.publisher], args=[self.holder, self._lease_ms])
+            if not held:
+                cursor = None
                 self._stop.wait(self._lease_ms / 5000)
                 continue
-            cursor = self._cursor(client)
+            if held == 2 or cursor is None:  # another holder may have moved it meanwhile
+                cursor = self._cursor(client)
             answer = client.xread({keys.events: cursor}, block=block_ms, count=BATCH)
             entries = [entry for _, found in answer or [] for entry in found]
             if not entries:
@@ -107,6 +113,9 @@ class Publisher:
             self._send(publish_body(items))
             if advance(keys=[keys.publisher, keys.published], args=[self.holder, prev]):
                 self.published += len(events)
+                cursor = prev
+            else:
+                cursor = None
 
     def _cursor(self, client: redis.Redis) -> str:
         """Where publishing goes on: the cursor, or the stream's end for the first publisher."""

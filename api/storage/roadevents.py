@@ -16,17 +16,13 @@ to the event stream as separate fields; :mod:`api.live.events` renders them per 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from api.storage.records import dumps
 from roads import Round, Scorecard
 from roads.delta import Tails, diff, replace_all, round_patch
 
 TableEvent = tuple[str, dict[str, Any], str]
-
-
-def _compact(payload: Any) -> str:
-    return json.dumps(payload, separators=(",", ":"))
 
 
 def document(table: str, shoe: str, version: int, scorecard: Scorecard) -> dict[str, Any]:
@@ -47,7 +43,13 @@ def round_data(table: str, shoe: str, version: int, number: int, round: Round) -
 
 
 def patch_json(base_version: int | None, operations: list[dict[str, Any]]) -> str:
-    return _compact({"base_version": base_version, "patch": operations})
+    return dumps({"base_version": base_version, "patch": operations})
+
+
+def next_version(version: int, operations: list[dict[str, Any]]) -> str:
+    """The patch from ``version - 1`` to ``version``: the version number, then ``operations``."""
+    version_op = {"op": "replace", "path": "/version", "value": version}
+    return patch_json(version - 1, [version_op, *operations])
 
 
 def appended(
@@ -57,14 +59,12 @@ def appended(
     is :meth:`Tails.of` the scorecard before it, or ``None`` when the round opens the shoe)."""
     if before is None:
         return patch_json(None, replace_all(document(table, shoe, version, scorecard)))
-    version_op = {"op": "replace", "path": "/version", "value": version}
-    return patch_json(version - 1, [version_op, *round_patch(before, scorecard, round)])
+    return next_version(version, round_patch(before, scorecard, round))
 
 
 def rewritten(version: int, before: Scorecard, after: Scorecard) -> str:
     """The patch of a void or a correction: from ``before`` at ``version - 1`` to ``after``."""
-    version_op = {"op": "replace", "path": "/version", "value": version}
-    return patch_json(version - 1, [version_op, *diff(before.as_dict(), after.as_dict())])
+    return next_version(version, diff(before.as_dict(), after.as_dict()))
 
 
 def append_events(
