@@ -16,12 +16,25 @@ embedded in-process Redis, which only one process can share: one worker then.
 
 import multiprocessing
 import os
+import shutil
+import tempfile
 
 worker_class = os.environ.get("ROADS_WORKER_CLASS", "api.worker.Worker")
 if worker_class not in ("gthread", "sync"):
     from gevent import monkey
 
     monkey.patch_all()
+
+# prometheus-client's multiprocess mode: every worker writes its counts to files in a private
+# directory, which a scrape adds up. It must be set before anything imports prometheus-client,
+# and the master removes it on exit (on_exit). An operator's own PROMETHEUS_MULTIPROC_DIR is kept.
+_metrics_dir = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _metrics_dir = tempfile.mkdtemp(prefix="roads-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
+
+from api.logs import gunicorn_logging  # noqa: E402  (after the metrics directory is set)
+from api.metrics import process_exited  # noqa: E402
 
 bind = os.environ.get("ROADS_BIND", "127.0.0.1:8000")
 worker_connections = int(os.environ.get("ROADS_WORKER_CONNECTIONS", "4000"))
@@ -34,11 +47,25 @@ preload_app = True
 timeout = 30
 graceful_timeout = 10
 keepalive = int(os.environ.get("ROADS_KEEPALIVE", "5"))  # seconds an idle connection stays
-accesslog = os.environ.get("ROADS_ACCESS_LOG") or None
+# The access log is the app's own (api.http.traffic: JSON, with route and request id;
+# ROADS_ACCESS_LOG=0 turns it off); gunicorn's own lines are JSON too.
+accesslog = None
 errorlog = "-"
+logconfig_dict = gunicorn_logging()
 # gunicorn's control socket (gunicornc) is one path per user by default, which instances on one
 # host would share (the first to exit removes the others'); nothing here uses it.
 control_socket_disable = True
+
+
+def on_exit(server):
+    """The metrics directory made at start goes with the master (a worker exiting keeps it)."""
+    if _metrics_dir is not None:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)
+
+
+def child_exit(server, worker):
+    """A worker's live gauges (event-stream clients) leave the scrape with it."""
+    process_exited(worker.pid)
 
 
 def post_worker_init(worker):

@@ -15,9 +15,10 @@ from pathlib import Path
 from flask import Flask
 from flask_compress import Compress
 
+from api import logs
 from api.config import Settings
 from api.demo import DemoFeeder
-from api.http import register
+from api.http import register, traffic
 from api.http.answers import IdConverter
 from api.services import Services
 
@@ -29,6 +30,7 @@ STATIC = Path(__file__).resolve().parent.parent / "static"  # the lobby page
 def create_app(settings: Settings | None = None) -> Flask:
     """The WSGI app. Settings come from the environment unless given (see :mod:`api.config`)."""
     settings = settings or Settings.from_env()
+    logs.configure()
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config.update(
         API_TITLE="Baccarat roads",
@@ -50,4 +52,5 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
     register(app)
     Compress(app)
+    traffic.install(app, log=settings.access_log)
     return app

@@ -46,6 +46,8 @@ class Settings:
       pages may read the API from a browser: JSON, pictures, the event stream. None by default.
       ``ROADS_CORS_INGEST=1`` lets the same origins send rounds too (the write methods and the
       ``X-API-Key`` header pass the preflight); off by default.
+    - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
+      default; ``0`` turns it off). See ``docs/operations.md``.
     """
 
     redis_url: str | None = None
@@ -64,6 +66,7 @@ class Settings:
     grip_urls: tuple[str, ...] = ()
     cors_origins: tuple[str, ...] = ()
     cors_ingest: bool = False
+    access_log: bool = True
 
     @property
     def embedded(self) -> bool:
@@ -93,7 +96,15 @@ class Settings:
             grip_urls=_urls(env, "ROADS_GRIP_URL"),
             cors_origins=_origins(env, "ROADS_CORS_ORIGINS"),
             cors_ingest=_flag(env, "ROADS_CORS_INGEST", default=False),
+            access_log=_access_log(env),
         )
+
+
+def _access_log(env: Mapping[str, str]) -> bool:
+    # ``-`` (standard error, in gunicorn's spelling) is where the log goes anyway: on.
+    return env.get("ROADS_ACCESS_LOG", "").strip() == "-" or _flag(
+        env, "ROADS_ACCESS_LOG", default=True
+    )
 
 
 def _namespace(env: Mapping[str, str]) -> str | None:

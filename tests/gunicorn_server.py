@@ -37,17 +37,21 @@ class Served(str):
 
 
 @contextmanager
-def gunicorn(app: str, env: dict[str, str], port: int | None = None) -> Iterator[Served]:
+def gunicorn(
+    app: str, env: dict[str, str], port: int | None = None, log: Path | None = None
+) -> Iterator[Served]:
     """gunicorn with the project's gunicorn.conf.py, serving ``app`` on ``port`` (a free one by
-    default), in a session of its own (a test may kill its whole process group)."""
+    default), in a session of its own (a test may kill its whole process group); what it writes
+    to standard error goes to ``log`` when given."""
     port = port or free_port()
     environment = {**os.environ, **env, "ROADS_BIND": f"127.0.0.1:{port}"}
+    errors = log.open("ab") if log is not None else subprocess.DEVNULL
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app],
         cwd=ROOT,
         env=environment,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=errors,
         start_new_session=True,
     )
     base = Served(f"http://127.0.0.1:{port}")
@@ -66,8 +70,11 @@ def gunicorn(app: str, env: dict[str, str], port: int | None = None) -> Iterator
                 time.sleep(0.2)
         yield base
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=20)
+        if log is not None:
+            errors.close()
 
 
 def send(base: str, method: str, path: str, body: dict, key: str) -> dict:

@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Each layer, and what its modules may import of this project (any module of its own layer too).
 MAY_IMPORT = {
     "roads": {"roads"},
-    "api.storage": {"roads", "api.storage", "api.config", "api.embedded"},
-    "api.live": {"roads", "api.live", "api.storage", "api.config"},
+    "api.storage": {"roads", "api.storage", "api.config", "api.embedded", "api.metrics"},
+    "api.live": {"roads", "api.live", "api.storage", "api.config", "api.metrics"},
     "api.images": {"roads", "api.images"},
     "api.http": {
         "roads",
@@ -21,6 +21,8 @@ MAY_IMPORT = {
         "api.live",
         "api.images",
         "api.config",
+        "api.metrics",
+        "api.logs",
     },
 }
 

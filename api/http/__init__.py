@@ -4,14 +4,15 @@ JSON errors and the ingest keys. Views parse the request, call the services
 services of :mod:`api.live`) and shape the answer; nothing here talks to Redis itself.
 
 May import: :mod:`api.services`, :mod:`api.storage` (its errors and values), :mod:`api.live`,
-:mod:`api.images`, :mod:`roads`. Nothing below imports this package.
+:mod:`api.images`, :mod:`api.metrics`, :mod:`api.logs`, :mod:`roads`. Nothing below imports
+this package.
 """
 
 from __future__ import annotations
 
 from flask import Flask
 
-from api.http import errors, events, health, images, lobby, odds, pages, rounds, tables
+from api.http import bodies, errors, events, health, images, lobby, odds, pages, rounds, tables
 from api.http import roads as roads_views
 from api.http.answers import IdConverter
 from api.http.cors import enable_cors
@@ -29,6 +30,7 @@ def register(app: Flask) -> RoadsApi:
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     )
     errors.register(app, api)
+    bodies.install(app)
     enable_cors(app, app.extensions["roads.settings"])
     app.register_blueprint(pages.blp)
     for blueprint in (

@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from flask import Flask
+from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, default_exceptions
 
 from api.http.responses import ErrorSchema
+from api.http.traffic import HEADER as REQUEST_ID_HEADER
+from api.metrics import UNAVAILABLE
 from api.storage.errors import Conflict, Contended, NotFound, NotReplicated
 from roads import RoadsError
 
@@ -37,6 +39,7 @@ class RoadsApi(Api):
         for key, value in data.items():
             if key not in ("message", "errors", "messages", "headers", "exc", "schema"):
                 payload[key] = value
+        payload["request_id"] = request.headers.get(REQUEST_ID_HEADER)
         return payload, code, headers
 
 
@@ -59,35 +62,38 @@ FAILING_OVER = "the round store (Redis Cluster) is failing over; retry shortly"
 # Redis at its maxmemory with nothing it may evict (rounds never expire): writes wait for room.
 OUT_OF_MEMORY = "the round store (Redis) is out of memory; retry once it has room"
 
-# (exception, status, message or None for the exception's own); the first that matches answers.
-STATUS: tuple[tuple[type[Exception], int, str | None], ...] = (
-    (RoadsError, 400, None),
-    (NotFound, 404, None),
-    (Conflict, 409, None),
-    (Contended, 503, None),
-    (NotReplicated, 503, None),
-    (redis.exceptions.OutOfMemoryError, 503, OUT_OF_MEMORY),
-    (redis.exceptions.ConnectionError, 503, REDIS_DOWN),
-    (redis.exceptions.TimeoutError, 503, REDIS_DOWN),
-    (redis.exceptions.ClusterError, 503, FAILING_OVER),
-    (redis.exceptions.RedisClusterException, 503, FAILING_OVER),
-    (redis.exceptions.TryAgainError, 503, FAILING_OVER),
-    (redis.exceptions.ReadOnlyError, 503, FAILING_OVER),
-    (redis.exceptions.AskError, 503, FAILING_OVER),
+# (exception, status, message or None for the exception's own, the cause a 503 is counted
+# under); the first that matches answers.
+STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
+    (RoadsError, 400, None, None),
+    (NotFound, 404, None, None),
+    (Conflict, 409, None, None),
+    (Contended, 503, None, "contention"),
+    (NotReplicated, 503, None, "not_replicated"),
+    (redis.exceptions.OutOfMemoryError, 503, OUT_OF_MEMORY, "out_of_memory"),
+    (redis.exceptions.ConnectionError, 503, REDIS_DOWN, "redis_down"),
+    (redis.exceptions.TimeoutError, 503, REDIS_DOWN, "redis_down"),
+    (redis.exceptions.ClusterError, 503, FAILING_OVER, "failing_over"),
+    (redis.exceptions.RedisClusterException, 503, FAILING_OVER, "failing_over"),
+    (redis.exceptions.TryAgainError, 503, FAILING_OVER, "failing_over"),
+    (redis.exceptions.ReadOnlyError, 503, FAILING_OVER, "failing_over"),
+    (redis.exceptions.AskError, 503, FAILING_OVER, "failing_over"),
 )
 
 
 def status_of(error: Exception) -> int:
     """The status a request failing with ``error`` answers (400 for anything unlisted: a rules
     error of one round in a batch)."""
-    return next((status for kind, status, _ in STATUS if isinstance(error, kind)), 400)
+    return next((status for kind, status, _, _ in STATUS if isinstance(error, kind)), 400)
 
 
 def register(app: Flask, api: RoadsApi) -> None:
     """Map the storage layer's and the domain's exceptions to HTTP answers."""
 
     def answer(error: Exception):
-        _, status, message = next(entry for entry in STATUS if isinstance(error, entry[0]))
+        _, status, message, cause = next(e for e in STATUS if isinstance(error, e[0]))
+        if cause is not None:
+            UNAVAILABLE.labels(cause).inc()
         exception = default_exceptions[status]()
         details = error.details if isinstance(error, Conflict) else {}
         headers = {"Retry-After": "1"} if status == 503 else {}
@@ -95,5 +101,5 @@ def register(app: Flask, api: RoadsApi) -> None:
         exception.data = {"message": text, "headers": headers, **details}
         return api.handle_http_exception(exception)
 
-    for kind, _, _ in STATUS:
+    for kind, *_ in STATUS:
         app.register_error_handler(kind, answer)

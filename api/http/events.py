@@ -11,11 +11,13 @@ from api.http.answers import services
 from api.http.requests import EventsQuerySchema
 from api.live.events import EVENT_ID, Channel, Event, Subscription, stream_key
 from api.live.grip import channel_names, event_channel, hold_headers, parse_grip_last
+from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, lag_of
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
 EVENT_TYPES = "round, shoe, correction, void, good_road, edge"
 RETRY = "retry: 2000\n\n"  # how long a browser waits before it reconnects, in ms
+SENT, LAG = FEED_EVENTS.labels("direct"), FEED_LAG.labels("direct")
 RESET = 'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
 
 
@@ -56,9 +58,11 @@ def events(query):
     heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
 
     def stream() -> Iterator[str]:
+        FEED_CLIENTS.inc()
         try:
             yield from _feed(subscription, last, backlog, heartbeat)
         finally:
+            FEED_CLIENTS.dec()
             hub.unsubscribe(subscription)
 
     # The stream needs nothing from the request context, so it does not keep one alive.
@@ -80,15 +84,21 @@ def _feed(
     for event in backlog:
         seen = event.key
         yield event.sse(channel)
-    while not subscription.overflowed:
+    while not subscription.overflowed and not subscription.ended:
         events = subscription.next(heartbeat)
         if not events:
-            yield ": heartbeat\n\n"
+            if not subscription.ended:
+                yield ": heartbeat\n\n"
             continue
         fresh = [event for event in events if event.key > seen]  # the backlog may have had it
         if fresh:
             seen = fresh[-1].key
+            # Counted per write, not per event: the oldest event of the write lagged most.
+            SENT.inc(len(fresh))
+            LAG.observe(lag_of(fresh[0].id))
             yield "".join(event.sse(channel) for event in fresh)
+    if subscription.ended:
+        yield RETRY  # the process is exiting: reconnect (to another worker) in that time
 
 
 def _held(channel: Channel, last: str | None) -> Response:

@@ -1,11 +1,13 @@
-"""Liveness and readiness."""
+"""The operator's endpoints: liveness, readiness, and the metrics to scrape."""
 
+from flask import Response
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
 from api.http.responses import HealthSchema
+from api.metrics import UNAVAILABLE, exposition
 
-blp = Blueprint("health", __name__, description="Liveness and readiness probes.")
+blp = Blueprint("health", __name__, description="Liveness and readiness probes, metrics.")
 
 
 @blp.route("/livez")
@@ -22,5 +24,24 @@ def readyz():
     try:
         services().ping()
     except Exception:  # any failure to reach Redis means not ready
+        UNAVAILABLE.labels("redis_down").inc()
         abort(503, message="Redis does not answer", headers={"Retry-After": "1"})
     return {"status": "ready"}
+
+
+@blp.route("/metrics")
+@blp.doc(
+    responses={
+        "200": {
+            "description": "Prometheus's text format: every worker's counts (the list is in "
+            "docs/operations.md).",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }
+    }
+)
+def metrics():
+    """The service's metrics, for Prometheus to scrape (keep it on the internal network)."""
+    body, content_type = exposition()
+    response = Response(body, content_type=content_type)
+    response.headers["Cache-Control"] = "no-store"
+    return response

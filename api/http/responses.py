@@ -35,6 +35,14 @@ class WriteResultSchema(ma.Schema):
     round = fields.Nested(RoundRecordSchema, required=True)
 
 
+def differs_field() -> fields.List:
+    """What a 409 for a round already stored says differs from it."""
+    return fields.List(
+        fields.String(validate=validate.OneOf(["result", "cards", "totals", "pairs", "natural"])),
+        metadata={"description": "On 409 for a round already stored: the parts that differ."},
+    )
+
+
 class BatchOutcomeSchema(ma.Schema):
     table = fields.String(required=True)
     shoe = fields.String(required=True)
@@ -50,6 +58,7 @@ class BatchOutcomeSchema(ma.Schema):
     round = fields.Nested(RoundRecordSchema, metadata={"description": "On 200 and 201."})
     message = fields.String(metadata={"description": "On an error: what is wrong."})
     expected_round = fields.Integer(metadata={"description": "On 409."})
+    differs = differs_field()
 
 
 class BatchResultSchema(ma.Schema):
@@ -317,6 +326,10 @@ class ErrorSchema(ma.Schema):
     status = fields.String(required=True)
     message = fields.String()
     errors = fields.Dict()
+    request_id = fields.String(
+        metadata={"description": "The request's id (its ``X-Request-ID``), as in the logs."}
+    )
     expected_round = fields.Integer(
         metadata={"description": "On 409: the round the shoe expects next."}
     )
+    differs = differs_field()

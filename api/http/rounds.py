@@ -10,6 +10,7 @@ from api.http.auth import SECURITY, require_ingest_key
 from api.http.errors import status_of
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
 from api.http.responses import BatchResultSchema, HistorySchema, WriteResultSchema
+from api.metrics import ROUNDS
 from api.storage.errors import Conflict
 from api.storage.rounds import Written
 from roads import RoadsError, Round
@@ -55,7 +56,12 @@ def post_round(report, table, shoe):
     (200, same version); a different one, or a gap, is 409 with ``expected_round``.
     """
     round = round_of_report(report)
-    write = services().rounds.append(table, shoe, report["round"], round)
+    try:
+        write = services().rounds.append(table, shoe, report["round"], round)
+    except Conflict:
+        ROUNDS.labels("conflict").inc()
+        raise
+    ROUNDS.labels("stored" if write.changed else "replay").inc()
     return written(table, shoe, write, 201)
 
 
@@ -94,8 +100,10 @@ def outcome_of(table: str, shoe: str, outcome: Written | Exception) -> dict:
     answer: dict[str, Any] = {"table": table, "shoe": shoe}
     if isinstance(outcome, Written):
         status = 201 if outcome.changed else 200
+        ROUNDS.labels("stored" if outcome.changed else "replay").inc()
         return {**answer, "status": status, "version": outcome.version, "round": outcome.record}
     if isinstance(outcome, Conflict):
+        ROUNDS.labels("conflict").inc()
         return {**answer, "status": 409, "message": outcome.message, **outcome.details}
     return {**answer, "status": status_of(outcome), "message": str(outcome)}
 

@@ -99,9 +99,19 @@ class Subscription:
     (``overflowed``) rather than holding events without bound; it resumes from its last id."""
 
     def __init__(self, size: int, channel: Channel = None) -> None:
-        self.queue: queue.Queue[Event] = queue.Queue(maxsize=size)
+        # ``None`` in the queue wakes the client when its stream must end (``ended``).
+        self.queue: queue.Queue[Event | None] = queue.Queue(maxsize=size)
         self.channel = channel
         self.overflowed = False
+        self.ended = False
+
+    def end(self) -> None:
+        """End the client's stream now (the process is shutting down); it will reconnect."""
+        self.ended = True
+        try:
+            self.queue.put_nowait(None)
+        except queue.Full:
+            self.overflowed = True
 
     def offer(self, event: Event) -> None:
         if not carries(self.channel, event):
@@ -124,7 +134,7 @@ class Subscription:
             try:
                 events.append(self.queue.get_nowait())
             except queue.Empty:
-                return events
+                return [event for event in events if event is not None]
 
 
 class EventHub:
@@ -152,6 +162,7 @@ class EventHub:
         self._stop = threading.Event()
         self._started = threading.Event()
         self._last: str | None = None  # the id of the last event read from the stream
+        self._draining = False
 
     def subscribe(self, channel: Channel = None) -> Subscription:
         """A new client's queue: it gets every event of ``channel`` added to the stream from
@@ -161,6 +172,8 @@ class EventHub:
         subscription = Subscription(self._queue_size, channel)
         with self._lock:
             self._subscribers.add(subscription)
+            if self._draining:
+                subscription.end()
         self._started.wait(self._block_ms / 1000)
         return subscription
 
@@ -203,6 +216,14 @@ class EventHub:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def drain(self) -> None:
+        """End every client's stream now, and any that opens after (the process is exiting)."""
+        with self._lock:
+            self._draining = True
+            subscribers = list(self._subscribers)
+        for subscription in subscribers:
+            subscription.end()
 
     def _ensure_running(self) -> None:
         self._reader.ensure_running(self._start_afresh)

@@ -25,10 +25,12 @@ import redis
 from api.live.events import entry_event
 from api.live.grip import publish_body, publish_items
 from api.live.reconnecting import ProcessThread, keep_serving
+from api.metrics import FEED_EVENTS, FEED_LAG, lag_of
 from api.storage.keys import LobbyKeys
 
 log = logging.getLogger("roads.publisher")
 
+SENT, LAG = FEED_EVENTS.labels("grip"), FEED_LAG.labels("grip")
 LEASE_MS = 5_000
 BATCH = 200  # events a publish request carries at most
 
@@ -111,6 +113,9 @@ class Publisher:
                 items += publish_items(self._prefix, event, prev if prev != "0-0" else None)
                 prev = event.id
             self._send(publish_body(items))
+            for event in events:
+                LAG.observe(lag_of(event.id))
+            SENT.inc(len(events) * len(self._proxies))
             if advance(keys=[keys.publisher, keys.published], args=[self.holder, prev]):
                 self.published += len(events)
                 cursor = prev

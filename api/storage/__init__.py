@@ -11,6 +11,7 @@
 - :mod:`.errors`, :mod:`.known`: what the layer raises, and the interface of what the process
   knows of versions (filled in from above, by :mod:`api.live.versions`).
 
-May import: :mod:`api.config`, :mod:`api.embedded`, :mod:`roads`, redis-py. Never the layers
-above it (:mod:`api.live`, :mod:`api.services`, :mod:`api.http`).
+May import: :mod:`api.config`, :mod:`api.embedded`, :mod:`api.metrics` (what it counts),
+:mod:`roads`, redis-py. Never the layers above it (:mod:`api.live`, :mod:`api.services`,
+:mod:`api.http`).
 """

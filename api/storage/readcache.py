@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+from api.metrics import READ_CACHE
 from api.storage.errors import NotFound
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
@@ -84,13 +85,17 @@ class ReadCache:
     ) -> Answer:
         """The answer ``name`` of the shoe at its current version (see the module doc);
         ``held(version)`` says whether the client already holds it at that version. Raises
-        :class:`NotFound` for an unknown shoe."""
+        :class:`NotFound` for an unknown shoe. Counted in ``roads_read_cache_total`` by the
+        kind of answer (``name`` up to its first ``:``) and where it came from."""
+        kind = name.partition(":")[0]
         known = self.versions.get(table, shoe)
         if known is not None:
             if held(known):
+                READ_CACHE.labels(kind, "held").inc()
                 return Answer(known, None)
             body = self.memo.get((table, shoe, name, known))
             if body is not None:
+                READ_CACHE.labels(kind, "memory").inc()
                 return Answer(known, body)
         found = self._look_up(table, shoe, name)
         version = found.version
@@ -98,11 +103,15 @@ class ReadCache:
         if held(version):
             if found.claimed:
                 self.transport.client.delete(self.keys.shoe(table, shoe).claim(name))
+            READ_CACHE.labels(kind, "held").inc()
             return Answer(version, None)
         body = found.body
+        outcome = "redis"
         if body is None:
             version, body = self._build_once(table, shoe, name, found, build)
+            outcome = "built"
         self.memo.put((table, shoe, name, version), body)
+        READ_CACHE.labels(kind, outcome).inc()
         return Answer(version, body)
 
     def _look_up(self, table: str, shoe: str, name: str) -> Lookup:

@@ -11,17 +11,16 @@ from typing import Any
 
 from roads import Round
 
-# What makes two reports of a round "the same round" (a dealer retry) or a different one.
-IDENTITY = (
-    "result",
-    "player_total",
-    "banker_total",
-    "player_pair",
-    "banker_pair",
-    "natural",
-    "player_cards",
-    "banker_cards",
-)
+# What makes two reports of a round "the same round" (a dealer retry) or a different one, by
+# the name a 409 gives each part that differs.
+PARTS = {
+    "result": ("result",),
+    "cards": ("player_cards", "banker_cards"),
+    "totals": ("player_total", "banker_total"),
+    "pairs": ("player_pair", "banker_pair"),
+    "natural": ("natural",),
+}
+IDENTITY = tuple(name for names in PARTS.values() for name in names)
 
 
 def record_of(number: int, round: Round, version: int) -> dict[str, Any]:
@@ -45,10 +44,20 @@ def round_of(record: dict[str, Any]) -> Round:
     return round.voided() if record.get("void") else round
 
 
+def differences(record: dict[str, Any], round: Round) -> list[str]:
+    """The parts of ``round`` (``result``, ``cards``, ``totals``, ``pairs``, ``natural``) that
+    are not what the record holds; none when it is the same round (a resend is a retry)."""
+    reported = round.as_dict()
+    return [
+        part
+        for part, names in PARTS.items()
+        if any(record.get(name) != reported[name] for name in names)
+    ]
+
+
 def same_round(record: dict[str, Any], round: Round) -> bool:
     """Whether ``round`` is the round the record holds (so a resend is an idempotent retry)."""
-    reported = round.as_dict()
-    return all(record.get(name) == reported[name] for name in IDENTITY)
+    return not differences(record, round)
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -23,7 +23,7 @@ from api.storage.keys import Keyspace, ShoeKeys
 from api.storage.known import KnownVersions
 from api.storage.lobbyscript import LobbyPublish, Stored, update_of
 from api.storage.recentwrites import LastWrite, RecentWrites
-from api.storage.records import dumps, record_of, round_of, same_round
+from api.storage.records import differences, dumps, record_of, round_of, same_round
 from api.storage.roadevents import append_events, rewrite_event
 from api.storage.scripts import AppendRound, ReadForAppend, ReplaceRound, WriteReply, write_reply
 from api.storage.states import MAX_ATTEMPTS, ShoeStates
@@ -130,15 +130,17 @@ class Rounds:
             stored = client.lindex(keys.rounds, number - 1)
             if stored is not None:
                 record = json.loads(stored)
-                if same_round(record, round):
+                differs = differences(record, round)
+                if not differs:
                     # The first answer may have been lost before the replicas or the lobby had it.
                     self.transport.confirm_replicated(keys.table.meta)
                     self.publish_lobby([(table, client.get(keys.table.lobby))])
                     return Written(False, record, record["version"])
                 raise Conflict(
-                    f"round {number} of shoe {shoe} is already stored with a different "
-                    "result; correct it with PUT .../rounds/{n}",
+                    f"round {number} of shoe {shoe} is already stored with different "
+                    f"{' and '.join(differs)}; correct it with PUT .../rounds/{number}",
                     expected_round=head.next_round,
+                    differs=differs,
                 )
         if verdict is Verdict.CLOSED:
             raise Conflict(closed(shoe, head.current or "?"), expected_round=head.next_round)

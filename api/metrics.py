@@ -1,0 +1,104 @@
+"""What the service counts, for Prometheus (``GET /metrics``): every metric, defined once here.
+
+Under gunicorn each worker is a process of its own, so the counts are kept with
+prometheus-client's multiprocess mode: ``gunicorn.conf.py`` makes a private directory at start
+(``PROMETHEUS_MULTIPROC_DIR``, before anything imports prometheus-client) and removes it on exit,
+and a scrape adds up every worker's files. Without it (the tests' in-process app, the
+benchmarks) the counts are this process's own.
+
+Label values are route templates, causes and kinds from fixed lists, never a raw path or a table
+id: one series per route, not per table. ``docs/operations.md`` lists them, with PromQL.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client import multiprocess as _multiprocess
+
+disable_created_metrics()  # the ``_created`` series only double what a scrape has to read
+
+# Request latency buckets: reads are well under a millisecond from memory, a PNG built anew
+# tens of milliseconds, an event stream open for minutes (its own route, read apart).
+_LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60)
+_LAG = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
+
+REQUESTS = Counter(
+    "roads_http_requests_total",
+    "HTTP requests answered, by route template, method and status.",
+    ["route", "method", "status"],
+)
+LATENCY = Histogram(
+    "roads_http_request_duration_seconds",
+    "Time from a request's arrival to its answer's last byte, by route template and method.",
+    ["route", "method"],
+    buckets=_LATENCY,
+)
+ROUNDS = Counter(
+    "roads_rounds_total",
+    "Rounds reported, by what became of them: stored (new), replay (the identical round "
+    "again, answered as before) or conflict (409).",
+    ["outcome"],
+)
+UNAVAILABLE = Counter(
+    "roads_unavailable_total",
+    "503 answers, by cause: redis_down, failing_over, out_of_memory, contention, not_replicated.",
+    ["cause"],
+)
+READ_CACHE = Counter(
+    "roads_read_cache_total",
+    "Reads through the read cache, by kind (roads, png, odds, lobby, ...) and outcome: "
+    "held (304), memory (this process), redis (cached by any process), built.",
+    ["kind", "outcome"],
+)
+FEED_CLIENTS = Gauge(
+    "roads_feed_clients",
+    "Event-stream clients connected to this service directly (not those a GRIP proxy holds).",
+    multiprocess_mode="livesum",
+)
+FEED_EVENTS = Counter(
+    "roads_feed_events_total",
+    "Events sent: to direct clients (one per client and event) or published to the GRIP "
+    "proxies (one per event and proxy).",
+    ["path"],
+)
+FEED_LAG = Histogram(
+    "roads_feed_lag_seconds",
+    "From a write's commit (its event's stream id) to the event leaving this process.",
+    ["path"],
+    buckets=_LAG,
+)
+
+
+def lag_of(event_id: str, now: float | None = None) -> float:
+    """Seconds since the event was committed: its stream id starts with Redis's clock in ms."""
+    millis = int(event_id.partition("-")[0])
+    return max(0.0, (time.time() if now is None else now) - millis / 1000)
+
+
+def exposition() -> tuple[bytes, str]:
+    """The scrape: every process's metrics in multiprocess mode, else this process's, with the
+    content type of Prometheus's text format."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        _multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = REGISTRY
+    return generate_latest(registry), CONTENT_TYPE_LATEST
+
+
+def process_exited(pid: int) -> None:
+    """Drop a dead worker's live gauges (gunicorn's ``child_exit``); its counters stay counted."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        _multiprocess.mark_process_dead(pid)
