@@ -127,3 +127,19 @@ def _snapshot(redis_client) -> dict:
         else:
             snapshot[key] = redis_client.get(key)
     return snapshot
+
+
+@pytest.mark.parametrize(
+    "name", ["Baccarat\n1", "Tab\tle", "Bad\x7f", "\u202eevil", "a\u2066b", "x\u2069", "c1\x85"]
+)
+def test_a_table_name_with_control_or_bidi_characters_is_refused(client, redis_client, name):
+    before = _snapshot(redis_client)
+    answer = client.put("/v1/tables/t9", json={"name": name}, headers=AUTH)
+    assert answer.status_code == 400 and "bidirectional" in answer.json["message"]
+    assert _snapshot(redis_client) == before
+
+
+def test_a_table_name_in_any_script_is_kept(client):
+    for name in ("Baccarat Ωμέγα", "百家乐 8", "بكارات", "Баккара ♠"):
+        answer = client.put("/v1/tables/t9", json={"name": name}, headers=AUTH)
+        assert answer.status_code == 200 and answer.json["name"] == name

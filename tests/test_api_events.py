@@ -131,3 +131,22 @@ def test_a_client_whose_events_were_trimmed_is_told_to_reset(client, redis_clien
 def test_a_bad_last_event_id_is_a_400(client):
     answer = client.get("/v1/events", headers={"Last-Event-ID": "yesterday"})
     assert answer.status_code == 400 and "Last-Event-ID" in answer.json["message"]
+
+
+@pytest.mark.parametrize("start", ["0", "0-0"])
+def test_replay_from_the_start_sends_every_event_kept(client, start):
+    feed(client, "BPB")
+    stream = client.get("/v1/events", headers={"Last-Event-ID": start}, buffered=False)
+    events, _ = read(stream, 4)  # a shoe event, then three rounds
+    stream.close()
+    rounds = [e["data"]["round"] for e in events if e["event"] == "round"]
+    assert rounds[:3] == [1, 2, 3] and all(e["event"] != "reset" for e in events)
+
+
+def test_replay_from_the_start_resets_once_the_stream_was_trimmed(client, redis_client):
+    feed(client, "BBBB")
+    redis_client.xtrim("{lobby}:events", maxlen=2, approximate=False)
+    stream = client.get("/v1/events", headers={"Last-Event-ID": "0"}, buffered=False)
+    events, _ = read(stream, 1)
+    stream.close()
+    assert events[0]["event"] == "reset"

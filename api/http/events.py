@@ -9,7 +9,7 @@ from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
 from api.http.requests import EventsQuerySchema
-from api.live.events import EVENT_ID, Channel, Event, Subscription, stream_key
+from api.live.events import BAD_EVENT_ID, EVENT_ID, Channel, Event, Subscription, stream_key
 from api.live.grip import channel_names, event_channel, hold_headers, parse_grip_last
 from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, lag_of
 
@@ -44,7 +44,10 @@ def events(query):
     ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last."""
     last = request.headers.get("Last-Event-ID") or query.get("last_event_id")
     if last is not None and not EVENT_ID.match(last):
-        abort(400, message="Last-Event-ID must be an event id such as 1700000000000-0")
+        abort(
+            400,
+            message=BAD_EVENT_ID,
+        )
     channel = frozenset(query["tables"]) if "tables" in query else None
     if services().publisher is not None and "Grip-Sig" in request.headers:
         return _held(channel, last)

@@ -8,7 +8,7 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 from webargs.fields import DelimitedList
 
-from api.live.events import EVENT_ID
+from api.live.events import BAD_EVENT_ID, EVENT_ID
 from roads import VARIANTS
 from roads.lobby import LOBBY_ROADS
 
@@ -114,8 +114,25 @@ class CorrectionSchema(ReportSchema):
     )
 
 
+# A display name is shown in every player's lobby: no control characters (C0, DEL, C1) and no
+# bidirectional overrides or isolates (U+202A-202E, U+2066-2069), which could reorder the text
+# around it on the page.
+DISPLAY_NAME = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$"
+
+
 class TableInSchema(ma.Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = fields.String(
+        required=True,
+        validate=[
+            validate.Length(min=1, max=100),
+            validate.Regexp(
+                DISPLAY_NAME,
+                error="name must not hold control characters or bidirectional overrides "
+                "(U+202A-202E, U+2066-2069)",
+            ),
+        ],
+        metadata={"pattern": DISPLAY_NAME},
+    )
     variant = fields.String(load_default="standard", validate=validate.OneOf(VARIANTS))
 
 
@@ -202,7 +219,8 @@ class EventsQuerySchema(ma.Schema):
     )
     last_event_id = fields.String(
         validate=validate.Regexp(
-            EVENT_ID, error="Last-Event-ID must be an event id such as 1700000000000-0"
+            EVENT_ID,
+            error=BAD_EVENT_ID,
         ),
         metadata={"description": "Resume after this event (as the Last-Event-ID header)."},
     )

@@ -25,7 +25,9 @@ import redis
 from api.live.reconnecting import ProcessThread, keep_serving
 
 BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
-EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
+# A stream id; ``0`` alone too (with ``0-0``: from the start).
+EVENT_ID = re.compile(r"^[0-9]{1,20}(-[0-9]{1,20})?$")
+BAD_EVENT_ID = "Last-Event-ID must be an event id such as 1700000000000-0 (0: every event kept)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,16 +191,36 @@ class EventHub:
         self, client: redis.Redis, after: str, channel: Channel = None, limit: int = 10_000
     ) -> list[Event] | None:
         """The events of ``channel`` after id ``after`` still in the stream, oldest first;
-        ``None`` when some of them were already trimmed (the client must start afresh)."""
-        entries = client.xrange(self._stream, min=after, max="+", count=limit + 1)
+        ``None`` when some of them were already trimmed, or there are more than ``limit``
+        (the client must start afresh). ``0`` (or ``0-0``) asks for every event kept."""
+        millis, sequence = stream_key(after)
+        if (millis, sequence) == (0, 0):
+            return self._everything(client, channel, limit)
+        after = f"{millis}-{sequence}"
+        entries = client.xrange(self._stream, min=after, max="+", count=limit + 2)
         events = [entry_event(entry_id, fields) for entry_id, fields in entries]
         if events and events[0].id == after:
-            return [event for event in events[1:] if carries(channel, event)]
-        first = (
-            client.xrange(self._stream, min="-", max="+", count=1) if not events else entries[:1]
-        )
-        if first and stream_key(first[0][0].decode()) > stream_key(after):
-            return None  # the stream no longer reaches back to where the client was
+            events = events[1:]
+        else:
+            first = client.xrange(self._stream, min="-", max="+", count=1) if not events else None
+            oldest = events[0].id if events else first[0][0].decode() if first else None
+            if oldest is not None and stream_key(oldest) > stream_key(after):
+                return None  # the stream no longer reaches back to where the client was
+        if len(events) > limit:
+            return None
+        return [event for event in events if carries(channel, event)]
+
+    def _everything(self, client: redis.Redis, channel: Channel, limit: int) -> list[Event] | None:
+        """Every event kept, or ``None`` when the stream was ever trimmed (it has fewer entries
+        than were added) or keeps more than ``limit``."""
+        try:
+            info = client.xinfo_stream(self._stream)
+        except redis.ResponseError:  # no stream yet: nothing was ever added
+            return []
+        if int(info["entries-added"]) > int(info["length"]) or int(info["length"]) > limit:
+            return None
+        entries = client.xrange(self._stream, min="-", max="+", count=limit)
+        events = [entry_event(entry_id, fields) for entry_id, fields in entries]
         return [event for event in events if carries(channel, event)]
 
     def heads(self, client: redis.Redis, channel: Channel) -> dict[str | None, str | None]:
