@@ -156,8 +156,12 @@ function updateGoodCount(count) {
 function tileNode(tile, labels = null) {
   const streak = tile.streaks[state.road].current;
   const watched = tile.good_roads.filter((g) => state.watched.has(g.pattern));
-  const img = el("img", { className: "road", alt: `${ROAD_NAMES[state.road]} of ${tile.name}`, loading: "lazy" });
-  if (tile.shoe) showPicture(img, roadPicture(tile.table, state.road));
+  // A table named before its first shoe has no road to draw yet: say so, not a broken image.
+  let img = el("div", { className: "road placeholder", textContent: "Waiting for the first shoe" });
+  if (tile.shoe) {
+    img = el("img", { className: "road", alt: `${ROAD_NAMES[state.road]} of ${tile.name}`, loading: "lazy" });
+    showPicture(img, roadPicture(tile.table, state.road));
+  }
   const recent = el("div", { className: "recent" },
     ...tile.recent.slice(-8).map((r) => el("span", { className: `dot ${r}`, textContent: r })));
   const tags = (labels ?? tile.good_roads.map((g) => patternName(g.pattern)))
@@ -318,7 +322,7 @@ function listen() {
   for (const kind of ["round", "correction", "void"]) {
     events.addEventListener(kind, (event) => updateTile(JSON.parse(event.data)));
   }
-  for (const kind of ["shoe", "edge"]) events.addEventListener(kind, () => refreshSoon());
+  for (const kind of ["shoe", "edge", "retired"]) events.addEventListener(kind, () => refreshSoon());
   events.addEventListener("good_road", (event) => {
     const data = JSON.parse(event.data);
     refreshSoon();

@@ -200,3 +200,21 @@ def test_the_table_view_keeps_its_roads_by_patches_without_refetching(service, b
     assert page.evaluate("lobby.roadsDocument().rounds") == 1 and len(fetched) == 1
     assert errors == []
     page.close()
+
+
+def test_a_table_without_a_shoe_shows_a_placeholder_and_a_retired_one_leaves(service, browser):
+    send(service, "PUT", "/v1/tables/foxtrot", {"name": "Foxtrot Soon"})
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(service + "/")
+    expect(tile(page, "Foxtrot Soon").locator(".road.placeholder")).to_contain_text("first shoe")
+    expect(tile(page, "Foxtrot Soon").locator("img")).to_have_count(0)
+    deal(service, "foxtrot", "BP")
+    expect(tile(page, "Foxtrot Soon").locator("img.road")).to_have_attribute(
+        "src", re.compile("^blob:")
+    )
+    send(service, "DELETE", "/v1/tables/foxtrot", {})
+    expect(tile(page, "Foxtrot Soon")).to_have_count(0)
+    assert errors == []
+    page.close()

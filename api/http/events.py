@@ -15,7 +15,7 @@ from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, lag_of
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
-EVENT_TYPES = "round, shoe, correction, void, good_road, edge"
+EVENT_TYPES = "round, shoe, correction, void, good_road, edge, retired"
 RETRY = "retry: 2000\n\n"  # how long a browser waits before it reconnects, in ms
 SENT, LAG = FEED_EVENTS.labels("direct"), FEED_LAG.labels("direct")
 RESET = 'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
@@ -38,9 +38,10 @@ def events(query):
     """Server-Sent Events. The lobby channel (no ``tables``): ``round`` (table, shoe, version,
     round, result, void, and the table's tile ``summary``), ``shoe`` (a new shoe started),
     ``correction`` and ``void``, and ``good_road`` and ``edge`` when a table starts (``state:
-    start``) or stops matching. A table channel (``?tables=a,b``): the same events of those
-    tables only, each road-changing one with ``base_version`` and ``patch``, the JSON Patch
-    from the roads document at ``base_version`` to the one at ``version``. Send
+    start``) or stops matching, and ``retired`` when a table leaves the lobby. A table channel
+    (``?tables=a,b``): the same events of those tables only, each road-changing one with
+    ``base_version`` and ``patch``, the JSON Patch from the roads document at ``base_version``
+    to the one at ``version``. Send
     ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last."""
     last = request.headers.get("Last-Event-ID") or query.get("last_event_id")
     if last is not None and not EVENT_ID.match(last):

@@ -35,6 +35,15 @@ class WriteResultSchema(ma.Schema):
     round = fields.Nested(RoundRecordSchema, required=True)
 
 
+class RetiredSchema(ma.Schema):
+    table = fields.String(required=True)
+    retired = fields.Boolean(required=True)
+    shoes = fields.List(
+        fields.String(), required=True, metadata={"description": "Its shoes, oldest first."}
+    )
+    message = fields.String(required=True, metadata={"description": "Where its rounds are."})
+
+
 def differs_field() -> fields.List:
     """What a 409 for a round already stored says differs from it."""
     return fields.List(

@@ -5,7 +5,7 @@ from flask_smorest import Blueprint, abort
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.auth import SECURITY, require_ingest_key
 from api.http.requests import TableInSchema
-from api.http.responses import TableSchema
+from api.http.responses import RetiredSchema, TableSchema
 
 blp = Blueprint("tables", __name__, description="Tables: name, variant, current shoe.")
 
@@ -33,3 +33,24 @@ def get_table(table):
     if unchanged is not None:
         return unchanged
     return json_response(dumps(info), etag)
+
+
+@blp.route("/v1/tables/<id:table>", methods=["DELETE"])
+@require_ingest_key
+@blp.response(200, RetiredSchema)
+@blp.doc(security=SECURITY)
+def retire_table(table):
+    """Retire a table: it leaves the lobby, Good Roads and the event feed (a ``retired`` event
+    says so), while its shoes and rounds stay readable for audit. A later round for it starts it
+    again, under the name it had. Retiring it again changes nothing."""
+    info = services().tables.retire(table)
+    if info is None:
+        abort(404, message=f"no table {table}")
+    shoes = info.get("shoes", [])
+    where = f"/v1/tables/{table}/shoes/{{shoe}}/rounds"
+    return {
+        "table": table,
+        "retired": True,
+        "shoes": shoes,
+        "message": f"{table} left the lobby; its rounds stay readable at {where}",
+    }

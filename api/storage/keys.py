@@ -73,6 +73,7 @@ class LobbyKeys:
     last_of: str  # each table's newest event id: the previous id of its channel's next event
     published: str  # the stream id the Pushpin publisher published up to
     publisher: str  # the Pushpin publisher's lease
+    retired: str  # the registry entries of retired tables, until a round starts them again
 
     @classmethod
     def under(cls, tag: str) -> LobbyKeys:

@@ -43,7 +43,13 @@ from typing import Any
 import redis
 
 from api.storage.keys import LobbyKeys
-from api.storage.lobbyscript import compact, registry_entry
+from api.storage.lobbyscript import (
+    LOBBY_RETIRE,
+    STREAM_LENGTH,
+    compact,
+    registry_entry,
+    retire_keys,
+)
 from roads.lobby import LOBBY_ROADS, RoadShape, sort_key
 from roads.patterns import Pattern
 
@@ -62,8 +68,16 @@ class Lobby:
         """Name a table in the lobby (and move the lobby's cursor: its answers changed)."""
         pipe = self._client().pipeline(transaction=True)
         pipe.hset(self.keys.tables, table, registry_entry(name, variant))
+        pipe.hdel(self.keys.retired, table)
         pipe.incr(self.keys.seq)
         pipe.execute()
+
+    def retire(self, table: str) -> bool:
+        """Take the table out of the lobby, Good Roads and the event feed until a round for it
+        starts it again (:data:`~api.storage.lobbyscript.LOBBY_RETIRE`); its rounds are not
+        touched. ``False`` when the lobby did not list it."""
+        found = LOBBY_RETIRE.run(self._client(), retire_keys(self.keys), [table, STREAM_LENGTH])
+        return bool(found)
 
     def cursor(self) -> tuple[str, int]:
         """(epoch, lobby sequence number): what every lobby answer is cached under."""

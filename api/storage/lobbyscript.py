@@ -130,13 +130,20 @@ if seq <= tonumber(redis.call('HGET', KEYS[1], table_id) or '0') then
 end
 local update = cjson.decode(body)
 redis.call('HSET', KEYS[1], table_id, seq)
-redis.call('HSETNX', KEYS[2], table_id, ARGV[2])
+-- The "grown", member, last-of and retired hashes are named from the lobby's tag (KEYS[1] is
+-- TAG:applied), as LobbyKeys names them: no search of KEYS on every call.
+local tag = string.sub(KEYS[1], 1, #KEYS[1] - #':applied')
+if redis.call('HEXISTS', KEYS[2], table_id) == 0 then
+  -- A new table, or a retired one a round starts again (with the name it had).
+  local retired = redis.call('HGET', tag .. ':retired', table_id)
+  redis.call('HSET', KEYS[2], table_id, retired or ARGV[2])
+  if retired then
+    redis.call('HDEL', tag .. ':retired', table_id)
+  end
+end
 local lseq = redis.call('INCR', KEYS[6])
 local maxlen = tonumber(ARGV[3])
 local ids = {}
--- The "grown", member and last-of hashes are named from the lobby's tag (KEYS[1] is
--- TAG:applied), as LobbyKeys names them: no search of KEYS on every call.
-local tag = string.sub(KEYS[1], 1, #KEYS[1] - #':applied')
 local last_of = tag .. ':last_of'
 -- Each event names the table's event before it ('prev'): the previous id on its table's
 -- channel, which Pushpin checks to find a gap.
@@ -212,6 +219,50 @@ end)
 transition(KEYS[8], update.edges, 'edge', 'bet', 'rtp', function() end)
 return {1, lseq, unpack(ids)}
 """)
+
+
+# Take a table out of the lobby: its tile, Good Roads, edges and runs; its registry entry kept
+# aside for the round that starts it again; a ``retired`` event on its channel and the lobby's.
+# KEYS: registry, summaries, shapes, matched, edges, lobby sequence counter, event stream,
+#       retired, last-of, then every "grown" and member hash.  ARGV: table, stream length bound.
+# Returns 0 when the lobby does not list the table, else 1.
+LOBBY_RETIRE = Script("""
+local table_id = ARGV[1]
+local entry = redis.call('HGET', KEYS[1], table_id)
+if not entry then
+  return 0
+end
+redis.call('HSET', KEYS[8], table_id, entry)
+for i = 1, 5 do
+  redis.call('HDEL', KEYS[i], table_id)
+end
+for i = 10, #KEYS do
+  redis.call('HDEL', KEYS[i], table_id)
+end
+redis.call('INCR', KEYS[6])
+local prev = redis.call('HGET', KEYS[9], table_id) or ''
+local id = redis.call('XADD', KEYS[7], 'MAXLEN', '~', tonumber(ARGV[2]), '*', 'type', 'retired',
+  'data', cjson.encode({table = table_id}), 'table', table_id, 'prev', prev)
+redis.call('HSET', KEYS[9], table_id, id)
+return 1
+""")
+
+
+def retire_keys(keys: LobbyKeys) -> list[str]:
+    """The keys of :data:`LOBBY_RETIRE`, in its order."""
+    return [
+        keys.tables,
+        keys.summaries,
+        keys.shapes,
+        keys.matched,
+        keys.edges,
+        keys.seq,
+        keys.events,
+        keys.retired,
+        keys.last_of,
+        *(keys.grown(road) for road in LOBBY_ROADS),
+        *(keys.good(pattern.id) for pattern in PATTERNS),
+    ]
 
 
 @dataclass(frozen=True)

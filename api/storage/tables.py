@@ -58,6 +58,15 @@ class Tables:
             "meta_version": int(meta.get("mver", 0)),
         }
 
+    def retire(self, table: str) -> dict[str, Any] | None:
+        """Retire the table from the lobby (:meth:`Lobby.retire`); its shoes and rounds stay
+        readable. The table as :meth:`get` shows it, or ``None`` for a table never seen."""
+        listed = self.lobby.retire(table)
+        info = self.get(table)
+        if info is None and not listed:
+            return None
+        return info or {"table": table, "shoes": []}
+
     def variant(self, table: str) -> str:
         """The table's variant (``standard`` until it is set)."""
         stored = self.transport.client.hget(self.keys.table(table).meta, "variant")
