@@ -46,6 +46,10 @@ class Settings:
       pages may read the API from a browser: JSON, pictures, the event stream. None by default.
       ``ROADS_CORS_INGEST=1`` lets the same origins send rounds too (the write methods and the
       ``X-API-Key`` header pass the preflight); off by default.
+    - ``ROADS_READ_KEYS``: comma-separated keys that read the odds and the edge flags (the
+      bets returning over 100% now: worth money to a player betting against the house), sent as
+      ``X-API-Key`` or, on the event stream, ``?key=``; an ingest key reads them too.
+      ``ROADS_PUBLIC_ODDS=1`` shows them to everyone (the demo command sets it). Neither: no one.
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
       default; ``0`` turns it off). See ``docs/operations.md``.
     """
@@ -67,6 +71,8 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     cors_ingest: bool = False
     access_log: bool = True
+    read_keys: tuple[str, ...] = ()
+    public_odds: bool = False
 
     @property
     def embedded(self) -> bool:
@@ -76,9 +82,7 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         redis_url = env.get("ROADS_REDIS_URL") or env.get("REDIS_URL") or None
-        keys = tuple(
-            key.strip() for key in env.get("ROADS_INGEST_KEYS", "").split(",") if key.strip()
-        )
+        keys = _keys(env, "ROADS_INGEST_KEYS")
         return cls(
             redis_url=redis_url,
             cluster=_flag(env, "ROADS_REDIS_CLUSTER", default=False),
@@ -97,7 +101,13 @@ class Settings:
             cors_origins=_origins(env, "ROADS_CORS_ORIGINS"),
             cors_ingest=_flag(env, "ROADS_CORS_INGEST", default=False),
             access_log=_access_log(env),
+            read_keys=_keys(env, "ROADS_READ_KEYS"),
+            public_odds=_flag(env, "ROADS_PUBLIC_ODDS", default=False),
         )
+
+
+def _keys(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    return tuple(key.strip() for key in env.get(name, "").split(",") if key.strip())
 
 
 def _access_log(env: Mapping[str, str]) -> bool:

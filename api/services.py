@@ -79,7 +79,11 @@ class Services:
             picture_urls=picture_urls,
             events=EventHub(clients.blocking, keys.lobby.events, last_of=keys.lobby.last_of),
             publisher=Publisher(
-                clients.blocking, keys.lobby, settings.grip_urls, prefix=keys.prefix
+                clients.blocking,
+                keys.lobby,
+                settings.grip_urls,
+                prefix=keys.prefix,
+                public_odds=settings.public_odds,
             )
             if settings.grip_urls
             else None,

@@ -48,8 +48,14 @@ const el = (tag, props = {}, ...children) => {
   return node;
 };
 
+// The odds and the edge flags need a read key (unless the operator made them public): a lobby
+// link may carry one (?key=...), kept for the next visits.
+const readKey = new URLSearchParams(location.search).get("key") ?? store.get("lobby.key", null);
+if (readKey) store.set("lobby.key", readKey);
+const keyHeaders = readKey ? { "X-API-Key": readKey } : {};
+
 async function getJSON(url) {
-  const answer = await fetch(url, { cache: "no-cache" });
+  const answer = await fetch(url, { cache: "no-cache", headers: keyHeaders });
   if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
   return answer.json();
 }
@@ -251,7 +257,10 @@ async function refreshTable() {
     getJSON(`/v1/tables/${encodeURIComponent(table)}/odds`).catch(() => null),
     showPicture($("#tv-image"), picture),
   ]);
-  if (odds && state.open === table) renderOdds(odds);
+  if (state.open !== table) return;
+  // Without a read key there are no odds to show: the section stays out of sight.
+  $("#tv-odds-title").hidden = $("#tv-odds").hidden = !odds;
+  if (odds) renderOdds(odds);
 }
 
 function renderOdds(odds) {
@@ -318,7 +327,7 @@ function updateTile(data) {
 }
 
 function listen() {
-  const events = new EventSource("/v1/events");
+  const events = new EventSource(readKey ? `/v1/events?key=${encodeURIComponent(readKey)}` : "/v1/events");
   for (const kind of ["round", "correction", "void"]) {
     events.addEventListener(kind, (event) => updateTile(JSON.parse(event.data)));
   }

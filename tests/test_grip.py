@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from api.config import ConfigError, Settings
+from api.live.events import entry_event
+from api.live.grip import publish_items
 
 from .api_helpers import feed, post_round
 from .conftest import make_app
@@ -91,3 +93,39 @@ def test_without_a_proxy_configured_the_grip_sig_header_changes_nothing(app):
 def test_grip_urls_must_be_http_urls(value):
     with pytest.raises(ConfigError, match="ROADS_GRIP_URL"):
         Settings.from_env({"ROADS_GRIP_URL": value})
+
+
+def test_with_the_odds_behind_keys_a_keyed_client_is_held_on_the_odds_channels(redis_server):
+    app = make_app(
+        redis_server.url, grip_urls=("http://127.0.0.1:9",), public_odds=False, read_keys=("rk",)
+    )
+    client = app.test_client()
+    try:
+        feed(client, "BP", table="a")
+        headers, _ = held(client, "?tables=a", **{"X-API-Key": "rk"})
+        assert headers["Grip-Channel"].startswith("odds:t:a; prev-id=")
+        assert "key=rk" in headers["Grip-Link"]  # the proxy's own request carries it too
+        plain, _ = held(client, "?tables=a")
+        assert plain["Grip-Channel"].startswith("t:a; prev-id=")
+        assert "key=" not in plain["Grip-Link"]
+    finally:
+        app.extensions["roads"].publisher.stop()
+
+
+def test_the_publisher_sends_each_event_with_the_odds_and_without(redis_client):
+    redis_client.xadd(
+        "s",
+        {
+            "type": "edge",
+            "data": '{"table":"a","bet":"player_pair","state":"start","rtp":1.02}',
+            "table": "a",
+        },
+    )
+    (entry_id, fields), *_ = redis_client.xrange("s")
+    event = entry_event(entry_id, fields)
+    items = publish_items("", event, None, public_odds=False)
+    by_channel = {item["channel"]: item["formats"]["http-stream"]["content"] for item in items}
+    assert set(by_channel) == {"lobby", "t:a", "odds:lobby", "odds:t:a"}
+    assert "player_pair" in by_channel["odds:lobby"] and "player_pair" in by_channel["odds:t:a"]
+    assert "player_pair" not in by_channel["lobby"] + by_channel["t:a"]
+    assert {item["channel"] for item in publish_items("", event, None)} == {"lobby", "t:a"}

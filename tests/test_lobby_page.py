@@ -51,7 +51,12 @@ def service(redis_server):
     import redis
 
     redis.Redis.from_url(redis_server.url).flushdb()
-    env = {"REDIS_URL": redis_server.url, "ROADS_INGEST_KEYS": KEY, "ROADS_WORKERS": "1"}
+    env = {
+        "REDIS_URL": redis_server.url,
+        "ROADS_INGEST_KEYS": KEY,
+        "ROADS_WORKERS": "1",
+        "ROADS_PUBLIC_ODDS": "1",
+    }
     with gunicorn("wsgi:app", env) as base:
         send(base, "PUT", "/v1/tables/alpha", {"name": "Alpha Baccarat"})
         send(base, "PUT", "/v1/tables/bravo", {"name": "Bravo Speed", "variant": "speed"})
@@ -218,3 +223,35 @@ def test_a_table_without_a_shoe_shows_a_placeholder_and_a_retired_one_leaves(ser
     expect(tile(page, "Foxtrot Soon")).to_have_count(0)
     assert errors == []
     page.close()
+
+
+def test_the_odds_and_edge_flags_show_only_with_a_read_key(redis_server, browser):
+    import redis
+
+    url = redis_server.url.rsplit("/", 1)[0] + "/1"  # a database of its own
+    redis.Redis.from_url(url).flushdb()
+    env = {"REDIS_URL": url, "ROADS_INGEST_KEYS": KEY, "ROADS_READ_KEYS": "lobby-rk"}
+    with gunicorn("wsgi:app", {**env, "ROADS_WORKERS": "1"}) as base:
+        send(base, "PUT", "/v1/tables/golf", {"name": "Golf Cards"})
+        tens = [f"{rank}{suit}" for rank in ("10", "J", "Q", "K") for suit in "SHDC"] * 8
+        for number in range(1, 22):
+            p1, b1, p2, b2, p3, b3 = tens[6 * (number - 1) : 6 * number]
+            body = {"round": number, "player": [p1, p2, p3], "banker": [b1, b2, b3]}
+            send(base, "POST", "/v1/tables/golf/shoes/s1/rounds", body)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(base + "/")
+        expect(tile(page, "Golf Cards")).to_contain_text("21 rounds")
+        expect(tile(page, "Golf Cards").locator(".tag.edge")).to_have_count(0)
+        tile(page, "Golf Cards").click()
+        expect(page.locator("#tv-stats")).to_contain_text("Banker")
+        expect(page.locator("#tv-odds")).to_be_hidden()
+        page.close()
+
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(base + "/?key=lobby-rk")
+        expect(
+            tile(page, "Golf Cards").locator(".tag.edge", has_text="Player Pair")
+        ).to_be_visible()
+        tile(page, "Golf Cards").click()
+        expect(page.locator("#tv-odds .favourable", has_text="Player Pair")).to_be_visible()
+        page.close()

@@ -8,6 +8,7 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
+from api.http.auth import offered_key, reads_odds
 from api.http.requests import EventsQuerySchema
 from api.live.events import BAD_EVENT_ID, EVENT_ID, Channel, Event, Subscription, stream_key
 from api.live.grip import channel_names, event_channel, hold_headers, parse_grip_last
@@ -50,8 +51,9 @@ def events(query):
             message=BAD_EVENT_ID,
         )
     channel = frozenset(query["tables"]) if "tables" in query else None
+    odds = reads_odds()
     if services().publisher is not None and "Grip-Sig" in request.headers:
-        return _held(channel, last)
+        return _held(channel, last, odds)
     hub = services().events
     subscription = hub.subscribe(channel)
     try:
@@ -64,7 +66,7 @@ def events(query):
     def stream() -> Iterator[str]:
         FEED_CLIENTS.inc()
         try:
-            yield from _feed(subscription, last, backlog, heartbeat)
+            yield from _feed(subscription, last, backlog, heartbeat, odds)
         finally:
             FEED_CLIENTS.dec()
             hub.unsubscribe(subscription)
@@ -77,7 +79,11 @@ def events(query):
 
 
 def _feed(
-    subscription: Subscription, last: str | None, backlog: list[Event] | None, heartbeat: float
+    subscription: Subscription,
+    last: str | None,
+    backlog: list[Event] | None,
+    heartbeat: float,
+    odds: bool,
 ) -> Iterator[str]:
     channel = subscription.channel
     yield RETRY
@@ -87,7 +93,7 @@ def _feed(
     seen = stream_key(last) if last else (0, 0)
     for event in backlog:
         seen = event.key
-        yield event.sse(channel)
+        yield event.sse(channel, odds)
     while not subscription.overflowed and not subscription.ended:
         events = subscription.next(heartbeat)
         if not events:
@@ -100,19 +106,21 @@ def _feed(
             # Counted per write, not per event: the oldest event of the write lagged most.
             SENT.inc(len(fresh))
             LAG.observe(lag_of(fresh[0].id))
-            yield "".join(event.sse(channel) for event in fresh)
+            yield "".join(event.sse(channel, odds) for event in fresh)
     if subscription.ended:
         yield RETRY  # the process is exiting: reconnect (to another worker) in that time
 
 
-def _held(channel: Channel, last: str | None) -> Response:
+def _held(channel: Channel, last: str | None, odds: bool) -> Response:
     """The answer to a client a GRIP proxy holds: the events it missed, and the instructions
     (see :mod:`api.live.grip`). A request of the proxy's own (``Grip-Last``: it found a gap)
-    gets the events after the last one it delivered on each channel."""
+    gets the events after the last one it delivered on each channel. A client who reads the
+    odds is held on the ``odds:`` channels, unless the odds are public."""
     svc = services()
     svc.publisher.start()
     prefix = svc.keys.prefix
-    names = channel_names(prefix, channel)
+    twin = odds and not current_app.extensions["roads.settings"].public_odds
+    names = channel_names(prefix, channel, twin)
     tables = sorted(channel) if channel is not None else [None]
     delivered = parse_grip_last(request.headers.get("Grip-Last"))
     after = {name: delivered.get(name, last) for name in names}
@@ -127,12 +135,15 @@ def _held(channel: Channel, last: str | None) -> Response:
             body.append(RESET)
             backlog = []
         for event in backlog:
-            name = event_channel(prefix, channel, event)
+            name = event_channel(prefix, channel, event, twin)
             if after[name] is None or event.key > stream_key(after[name]):
-                body.append(event.sse(channel))
+                body.append(event.sse(channel, odds))
                 heads[name] = max(heads[name] or event.id, event.id, key=stream_key)
     response = Response("".join(body), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
-    response.headers.update(hold_headers(prefix, channel, heads, heartbeat=heartbeat))
+    instructions = hold_headers(
+        prefix, channel, heads, heartbeat=heartbeat, odds=twin, key=offered_key()
+    )
+    response.headers.update(instructions)
     return response

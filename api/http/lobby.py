@@ -6,11 +6,12 @@ from flask import Response
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
+from api.http.auth import HEADER, reads_odds
 from api.http.parsing import QueryMemoParser
 from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema
 from api.http.responses import GoodRoadsSchema, PatternsSchema, TablesSchema
 from api.metrics import READ_CACHE
-from api.storage.lobby import sorted_by_streak
+from api.storage.lobby import sorted_by_streak, without_edge
 from roads.patterns import PATTERNS, PATTERNS_BY_ID, Pattern, PatternError, parse_expression
 
 blp = Blueprint(
@@ -46,11 +47,13 @@ def tables(query):
     current and longest run of each road, and the Good Roads it matches now. ``sort=streak``
     puts the longest current run on ``road`` first (then the longest run of the shoe);
     ``since=CURSOR`` adds ``grown``, the tables whose run on ``road`` grew since that cursor.
-    Every answer carries a new ``cursor``."""
+    Every answer carries a new ``cursor``. ``edge`` (the bets returning over 100% now) is
+    empty without a read key, unless the odds are public."""
     road, since, sort = query["road"], query.get("since"), query.get("sort")
     lobby, answers = services().lobby, services().lobby_answers
+    odds = reads_odds()
     # The cheap read first: an unchanged lobby is answered without reading every table.
-    key = (*lobby.cursor(), sort, road, since)
+    key = (*lobby.cursor(), sort, road, since, odds)
     unchanged = not_modified(etag_of("tables", *key))
     if unchanged is not None:
         READ_CACHE.labels("lobby", "held").inc()
@@ -62,7 +65,7 @@ def tables(query):
         cursor, tiles, grown = lobby.tables(
             grown_road=road if since is not None else None, parsed=sort == "streak"
         )
-        key = (*cursor, sort, road, since)
+        key = (*cursor, sort, road, since, odds)
         if sort == "streak":
             tiles = sorted_by_streak(tiles, road)
         else:
@@ -72,8 +75,12 @@ def tables(query):
             head += b',"grown":%d' % sum(1 for seq in grown.values() if int(seq) > since)
         # The tiles are JSON already (api.storage.lobby.Tile): the answer is spliced, not encoded.
         body = head + b',"tables":[' + b",".join(tile.json for tile in tiles) + b"]}"
+        if not odds:
+            body = without_edge(body)
         answers.put(key, body)
-    return json_response(body, etag_of("tables", *key))
+    response = json_response(body, etag_of("tables", *key))
+    response.vary.add(HEADER)  # the edge flags show with a read key only
+    return response
 
 
 @blp.route("/v1/good-roads")
@@ -97,7 +104,9 @@ def good_roads(query):
         if table in tiles
     ]
     body = b'{"good_roads":[' + b",".join(items) + b"]}"
-    return Response(body, mimetype="application/json")
+    response = Response(body if reads_odds() else without_edge(body), mimetype="application/json")
+    response.vary.add(HEADER)
+    return response
 
 
 def _built_in(text: str | None) -> list[str]:

@@ -3,6 +3,7 @@
 from flask_smorest import Blueprint
 
 from api.http.answers import services, shoe_answer
+from api.http.auth import SECURITY, require_read_key
 from api.http.responses import OddsSchema
 from api.http.roads import CURRENT, SHOE, current_shoe
 from roads.odds import shoe_odds
@@ -19,11 +20,14 @@ BURN_NOTE = (
 
 @blp.route(f"{SHOE}/odds")
 @blp.route(f"{CURRENT}/odds", endpoint="table_odds")
+@require_read_key
 @blp.response(200, OddsSchema)
+@blp.doc(security=SECURITY)
 def odds(table, shoe=None):
     """The exact probabilities of the next round (dealt by the rules, without replacement, from
     the cards left) and the return of every bet under the table's variant, with the bets that
-    favour the player now (return above 100%). Fractions, not percentages."""
+    favour the player now (return above 100%). Fractions, not percentages. Needs a read key
+    unless the odds are public (``ROADS_PUBLIC_ODDS``)."""
     shoe = shoe or current_shoe(table)
     variant = services().tables.variant(table)
     return shoe_answer(

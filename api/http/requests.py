@@ -217,6 +217,10 @@ class EventsQuerySchema(ma.Schema):
             "each with its road patch. Without it, the lobby channel."
         },
     )
+    key = fields.String(
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "A read key, for the odds (EventSource sends no headers)."},
+    )
     last_event_id = fields.String(
         validate=validate.Regexp(
             EVENT_ID,

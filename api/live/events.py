@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import redis
 
 from api.live.reconnecting import ProcessThread, keep_serving
+from api.storage.lobby import without_edge
 
 BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
 # A stream id; ``0`` alone too (with ``0-0``: from the start).
@@ -30,10 +31,14 @@ EVENT_ID = re.compile(r"^[0-9]{1,20}(-[0-9]{1,20})?$")
 BAD_EVENT_ID = "Last-Event-ID must be an event id such as 1700000000000-0 (0: every event kept)"
 
 
+HIDDEN = ":\n\n"  # what a client without the odds gets of an ``edge`` event: a comment
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One event of the stream, rendered once for each kind of channel: ``lobby`` (a table's
-    events with its tile ``summary``) and ``table`` (with the road ``patch``)."""
+    events with its tile ``summary``) and ``table`` (with the road ``patch``), each in full and
+    without the odds (the tile's edge flags emptied, an ``edge`` event a bare comment)."""
 
     id: str
     type: str
@@ -41,14 +46,19 @@ class Event:
     prev: str | None  # the table's event before this one
     lobby: str  # the SSE text on the lobby channel
     detail: str  # on a table's channel
+    lobby_public: str  # the same, without the odds
+    detail_public: str
 
     @property
     def key(self) -> tuple[int, int]:
         return stream_key(self.id)
 
-    def sse(self, channel: Channel) -> str:
-        """The event in the ``text/event-stream`` format, as ``channel`` carries it."""
-        return self.lobby if channel is None else self.detail
+    def sse(self, channel: Channel, odds: bool = True) -> str:
+        """The event in the ``text/event-stream`` format, as ``channel`` carries it to a client
+        who reads the odds, or one who does not."""
+        if channel is None:
+            return self.lobby if odds else self.lobby_public
+        return self.detail if odds else self.detail_public
 
     @classmethod
     def of(cls, entry_id: str, type: str, data: str, extras: dict[str, str]) -> Event:
@@ -61,13 +71,23 @@ class Event:
         if "patch" in extras:
             detail = f"{data[:-1]},{extras['patch'][1:]}"
         head = f"id: {entry_id}\nevent: {type}\ndata: "
+        lobby, detail = f"{head}{lobby}\n\n", f"{head}{detail}\n\n"
+        if type == "edge":
+            hidden_lobby = hidden_detail = f"id: {entry_id}\n{HIDDEN}"
+        elif "summary" in extras:
+            hidden_lobby = without_edge(lobby.encode()).decode()
+            hidden_detail = without_edge(detail.encode()).decode()
+        else:
+            hidden_lobby, hidden_detail = lobby, detail
         return cls(
             entry_id,
             type,
             extras.get("table"),
             extras.get("prev") or None,
-            f"{head}{lobby}\n\n",
-            f"{head}{detail}\n\n",
+            lobby,
+            detail,
+            hidden_lobby,
+            hidden_detail,
         )
 
 

@@ -30,26 +30,34 @@ NEXT_LINK_TIMEOUT = 120  # seconds idle before the proxy asks the next link anyw
 GRIP_LAST = re.compile(r"^\s*([^;,\s]+)\s*;\s*last-id=([^,\s]+)\s*$")
 
 
-def lobby_channel(prefix: str) -> str:
+# When the odds are not public, each channel has a twin for the clients who read them (a read
+# key): ``odds:lobby``, ``odds:t:TABLE``. The plain channels then carry the events without the
+# odds (see :meth:`api.live.events.Event.sse`).
+ODDS = "odds:"
+
+
+def lobby_channel(prefix: str, odds: bool = False) -> str:
     """The lobby's GRIP channel (``prefix`` keeps deployments apart on one proxy)."""
-    return f"{prefix}{LOBBY}"
+    return f"{prefix}{ODDS if odds else ''}{LOBBY}"
 
 
-def table_channel(prefix: str, table: str) -> str:
+def table_channel(prefix: str, table: str, odds: bool = False) -> str:
     """A table's GRIP channel."""
-    return f"{prefix}t:{table}"
+    return f"{prefix}{ODDS if odds else ''}t:{table}"
 
 
-def channel_names(prefix: str, channel: Channel) -> list[str]:
+def channel_names(prefix: str, channel: Channel, odds: bool = False) -> list[str]:
     """The GRIP channels of a client's channel: the lobby's, or one for each table."""
     if channel is None:
-        return [lobby_channel(prefix)]
-    return [table_channel(prefix, table) for table in sorted(channel)]
+        return [lobby_channel(prefix, odds)]
+    return [table_channel(prefix, table, odds) for table in sorted(channel)]
 
 
-def event_channel(prefix: str, channel: Channel, event: Event) -> str:
+def event_channel(prefix: str, channel: Channel, event: Event, odds: bool = False) -> str:
     """The GRIP channel on which a client of ``channel`` gets ``event``."""
-    return lobby_channel(prefix) if channel is None else table_channel(prefix, event.table)
+    if channel is None:
+        return lobby_channel(prefix, odds)
+    return table_channel(prefix, event.table, odds)
 
 
 def hold_headers(
@@ -58,14 +66,21 @@ def hold_headers(
     heads: Mapping[str, str | None],
     *,
     heartbeat: float,
+    odds: bool = False,
+    key: str | None = None,
 ) -> dict[str, str]:
     """The GRIP instructions for a client of ``channel`` whose answer ends at ``heads`` (each
-    GRIP channel's newest event id, ``None`` for a channel with none yet)."""
+    GRIP channel's newest event id, ``None`` for a channel with none yet); ``odds``: the client
+    is on the channels with the odds, by the read ``key`` it sent, which the ``next`` link then
+    carries too (the proxy asks it without the client's headers)."""
     subscriptions = []
-    for name in channel_names(prefix, channel):
+    for name in channel_names(prefix, channel, odds):
         head = heads.get(name)
         subscriptions.append(f"{name}; prev-id={head}" if head else name)
-    query = "" if channel is None else "?" + urlencode({"tables": ",".join(sorted(channel))})
+    params = {} if channel is None else {"tables": ",".join(sorted(channel))}
+    if odds and key:
+        params["key"] = key
+    query = "?" + urlencode(params) if params else ""
     return {
         "Grip-Hold": "stream",
         "Grip-Channel": ", ".join(subscriptions),
@@ -84,12 +99,21 @@ def parse_grip_last(header: str | None) -> dict[str, str]:
     return found
 
 
-def publish_items(prefix: str, event: Event, lobby_prev: str | None) -> list[dict]:
+def publish_items(
+    prefix: str, event: Event, lobby_prev: str | None, *, public_odds: bool = True
+) -> list[dict]:
     """The proxy's publish items of one event: to the lobby channel (after ``lobby_prev``, the
-    stream's event before it) and to its table's channel (after the table's event before it)."""
-    items = [_item(lobby_channel(prefix), event.id, lobby_prev, event.lobby)]
-    if event.table is not None:
-        items.append(_item(table_channel(prefix, event.table), event.id, event.prev, event.detail))
+    stream's event before it) and to its table's channel (after the table's event before it);
+    unless the odds are public, to the plain channels without them and to their ``odds:`` twins
+    with them."""
+    variants = [(False, True)] if public_odds else [(False, False), (True, True)]
+    items = []
+    for odds_channel, odds in variants:
+        lobby = lobby_channel(prefix, odds_channel)
+        items.append(_item(lobby, event.id, lobby_prev, event.sse(None, odds)))
+        if event.table is not None:
+            table = table_channel(prefix, event.table, odds_channel)
+            items.append(_item(table, event.id, event.prev, event.sse(frozenset(), odds)))
     return items
 
 

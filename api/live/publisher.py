@@ -61,6 +61,7 @@ class Publisher:
         proxies: Sequence[str],
         *,
         prefix: str = "",
+        public_odds: bool = True,
         lease_ms: int = LEASE_MS,
         retry_seconds: float = 0.5,
     ) -> None:
@@ -68,6 +69,7 @@ class Publisher:
         self._keys = keys
         self._proxies = [url.rstrip("/") + "/publish/" for url in proxies]
         self._prefix = prefix
+        self._public_odds = public_odds
         self._lease_ms = lease_ms
         self._retry = retry_seconds
         self._stop = threading.Event()
@@ -110,7 +112,12 @@ class Publisher:
             events = [entry_event(entry_id, fields) for entry_id, fields in entries]
             items, prev = [], cursor
             for event in events:
-                items += publish_items(self._prefix, event, prev if prev != "0-0" else None)
+                items += publish_items(
+                    self._prefix,
+                    event,
+                    prev if prev != "0-0" else None,
+                    public_odds=self._public_odds,
+                )
                 prev = event.id
             self._send(publish_body(items))
             for event in events:

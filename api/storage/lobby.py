@@ -35,6 +35,7 @@ both scripts go in one round trip, the second reading the update from the table'
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -162,6 +163,15 @@ class Lobby:
         value = json.loads(raw)
         self._parsed[(kind, table)] = (raw, value)
         return value
+
+
+# The edge flags of a tile (``"edge":{"bet":rtp,...}``): only readers of the odds see them.
+EDGE = re.compile(rb'"edge":\{[^{}]*\}')
+
+
+def without_edge(text: bytes) -> bytes:
+    """A tile's JSON (or JSON holding tiles) with the edge flags emptied."""
+    return EDGE.sub(b'"edge":{}', text)
 
 
 @dataclass(frozen=True)
