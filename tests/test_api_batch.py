@@ -209,3 +209,19 @@ def test_a_batch_writes_to_every_node_at_once(client, backend, monkeypatch):
     assert max(most) >= 2  # 12 tables: on more than one of the 3 masters, in flight together
     for table in tables:
         assert roads(client, table)["rounds"] == 2
+
+
+def test_a_ninth_copy_of_a_card_refuses_that_round_alone_and_stores_the_others(client):
+    """docs/api.md: what depends on the shoe's stored cards is judged per table."""
+    for number in range(1, 5):  # eight Aces of Spades dealt (8 decks), two a round
+        body = {"round": number, "player": ["AS", "AS"], "banker": ["9H", "KD"]}
+        assert post_round(client, number, "full", **body).status_code == 201
+    answer = send(
+        client,
+        {"table": "full", "shoe": "s1", "round": 5, "player": ["AS", "2C"], "banker": ["9H", "KD"]},
+        item("other", 1, result="B"),
+    )
+    assert answer.status_code == 200
+    assert statuses(answer) == [400, 201]
+    assert "AS" in answer.json["results"][0]["message"]
+    assert roads(client, "full")["rounds"] == 4 and roads(client, "other")["rounds"] == 1
