@@ -38,17 +38,18 @@ def offered_key() -> str:
     return request.headers.get(HEADER) or request.args.get(QUERY) or ""
 
 
+def unauthorized(message: str) -> None:
+    """Answer 401, saying which header carries the key."""
+    abort(401, message=message, headers={"WWW-Authenticate": f'ApiKey header="{HEADER}"'})
+
+
 def require_read_key(view: Callable[..., Any]) -> Callable[..., Any]:
     """Refuse the request (401) unless :func:`reads_odds`."""
 
     @wraps(view)
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if not reads_odds():
-            abort(
-                401,
-                message=f"the odds need a read key ({HEADER} header)",
-                headers={"WWW-Authenticate": f'ApiKey header="{HEADER}"'},
-            )
+            unauthorized(f"the odds need a read key ({HEADER} header)")
         return view(*args, **kwargs)
 
     return guarded
@@ -64,11 +65,7 @@ def require_ingest_key(view: Callable[..., Any]) -> Callable[..., Any]:
         if not keys:
             abort(403, message="ingest is disabled: no ROADS_INGEST_KEYS are configured")
         if not _offered_matches(request.headers.get(HEADER, ""), keys):
-            abort(
-                401,
-                message=f"a valid {HEADER} header is required for ingest",
-                headers={"WWW-Authenticate": f'ApiKey header="{HEADER}"'},
-            )
+            unauthorized(f"a valid {HEADER} header is required for ingest")
         return view(*args, **kwargs)
 
     return guarded
