@@ -12,8 +12,10 @@ id: one series per route, not per table. ``docs/operations.md`` lists them, with
 
 from __future__ import annotations
 
+import functools
 import os
 import time
+from collections.abc import Callable
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -79,6 +81,25 @@ FEED_LAG = Histogram(
     ["path"],
     buckets=_LAG,
 )
+
+
+@functools.cache  # one child per (kind, outcome): both from fixed lists
+def read_cache(kind: str, outcome: str) -> Counter:
+    """The read-cache counter of one kind and outcome, found once (``labels()`` takes a lock and
+    builds a key on every call, and every read counts)."""
+    return READ_CACHE.labels(kind, outcome)
+
+
+@functools.cache  # one entry per route, method and status seen: a bounded set
+def _request_series(route: str, method: str, status: str) -> tuple[Callable, Callable]:
+    return REQUESTS.labels(route, method, status).inc, LATENCY.labels(route, method).observe
+
+
+def request_counted(route: str, method: str, status: str, seconds: float) -> None:
+    """Count one answered request and its latency (the series are found once each)."""
+    count, observe = _request_series(route, method, status)
+    count()
+    observe(seconds)
 
 
 def lag_of(event_id: str, now: float | None = None) -> float:

@@ -30,7 +30,7 @@ import gevent
 from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler
 
 from api.http.traffic import HEADER, request_id_of
-from api.metrics import REQUESTS
+from api.metrics import request_counted
 
 access_log = logging.getLogger("roads.access")
 
@@ -88,11 +88,13 @@ class IdleClosingHandler(PyWSGIHandler):
         # The app logs every request it answers (api.http.traffic); only refusals remain.
         if getattr(self, "refused", None) is None:
             return
-        REQUESTS.labels(REFUSED, "", self.status).inc()
+        took = max(0.0, (self.time_finish or self.time_start) - self.time_start)
+        request_counted(REFUSED, "", str(self.status), took)
         fields = {
             "method": None,
             "route": REFUSED,
             "status": int(self.status),
+            "duration_ms": round(took * 1000, 3),
             "bytes": self.response_length,
             "request_id": self.refused,
         }

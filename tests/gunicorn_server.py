@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import redis
+
 from .redis_server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,6 +77,23 @@ def gunicorn(
             process.wait(timeout=20)
         if log is not None:
             errors.close()
+
+
+@contextmanager
+def service(
+    redis_url: str, key: str, *, workers: int = 1, log: Path | None = None, **env: str
+) -> Iterator[Served]:
+    """The roads service (``wsgi:app``) on an emptied Redis database, with ``key`` as its
+    ingest key, ``workers`` workers and any other ``ROADS_`` settings in ``env``."""
+    redis.Redis.from_url(redis_url).flushdb()
+    settings = {
+        "REDIS_URL": redis_url,
+        "ROADS_INGEST_KEYS": key,
+        "ROADS_WORKERS": str(workers),
+        **env,
+    }
+    with gunicorn("wsgi:app", settings, log=log) as base:
+        yield base
 
 
 def send(base: str, method: str, path: str, body: dict, key: str) -> dict:

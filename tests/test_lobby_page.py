@@ -17,7 +17,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from . import gunicorn_server
 from .conftest import KEY
-from .gunicorn_server import gunicorn
+from .gunicorn_server import service as served
 
 CHROMIUM = "/usr/bin/chromium"
 # As root and on a closed network: no sandbox, and none of Chromium's background connections.
@@ -48,16 +48,7 @@ def deal(base: str, table: str, results: str, first: int = 1, shoe: str = "s1") 
 
 @pytest.fixture(scope="module")
 def service(redis_server):
-    import redis
-
-    redis.Redis.from_url(redis_server.url).flushdb()
-    env = {
-        "REDIS_URL": redis_server.url,
-        "ROADS_INGEST_KEYS": KEY,
-        "ROADS_WORKERS": "1",
-        "ROADS_PUBLIC_ODDS": "1",
-    }
-    with gunicorn("wsgi:app", env) as base:
+    with served(redis_server.url, KEY, ROADS_PUBLIC_ODDS="1") as base:
         send(base, "PUT", "/v1/tables/alpha", {"name": "Alpha Baccarat"})
         send(base, "PUT", "/v1/tables/bravo", {"name": "Bravo Speed", "variant": "speed"})
         send(
@@ -226,12 +217,8 @@ def test_a_table_without_a_shoe_shows_a_placeholder_and_a_retired_one_leaves(ser
 
 
 def test_the_odds_and_edge_flags_show_only_with_a_read_key(redis_server, browser):
-    import redis
-
     url = redis_server.url.rsplit("/", 1)[0] + "/1"  # a database of its own
-    redis.Redis.from_url(url).flushdb()
-    env = {"REDIS_URL": url, "ROADS_INGEST_KEYS": KEY, "ROADS_READ_KEYS": "lobby-rk"}
-    with gunicorn("wsgi:app", {**env, "ROADS_WORKERS": "1"}) as base:
+    with served(url, KEY, ROADS_READ_KEYS="lobby-rk") as base:
         send(base, "PUT", "/v1/tables/golf", {"name": "Golf Cards"})
         tens = [f"{rank}{suit}" for rank in ("10", "J", "Q", "K") for suit in "SHDC"] * 8
         for number in range(1, 22):

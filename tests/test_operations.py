@@ -14,11 +14,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-import redis
 from prometheus_client.parser import text_string_to_metric_families
 
 from .conftest import KEY
-from .gunicorn_server import gunicorn, send
+from .gunicorn_server import send
+from .gunicorn_server import service as served
 
 ROUNDS = "/v1/tables/ops/shoes/s1/rounds"
 
@@ -30,9 +30,7 @@ def log_file():
 
 @pytest.fixture(scope="module")
 def service(redis_server, log_file):
-    redis.Redis.from_url(redis_server.url).flushdb()
-    env = {"REDIS_URL": redis_server.url, "ROADS_INGEST_KEYS": KEY, "ROADS_WORKERS": "2"}
-    with gunicorn("wsgi:app", env, log=log_file) as base:
+    with served(redis_server.url, KEY, workers=2, log=log_file) as base:
         yield base
 
 
@@ -198,9 +196,8 @@ def read_to_end(stream: socket.socket) -> bytes:
 
 
 def test_sigterm_ends_fifty_open_streams_and_exits_within_two_seconds(redis_server, tmp_path):
-    env = {"REDIS_URL": redis_server.url, "ROADS_INGEST_KEYS": KEY, "ROADS_WORKERS": "2"}
     log = tmp_path / "service.log"
-    with gunicorn("wsgi:app", env, log=log) as base:
+    with served(redis_server.url, KEY, workers=2, log=log) as base:
         streams = [open_stream(base) for _ in range(50)]
         idle = socket.create_connection(urlsplit(base).netloc.split(":"), timeout=10)
         started = time.monotonic()

@@ -11,28 +11,20 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-import redis
 
 from api import create_app
 from api.config import ConfigError, Settings
 
 from .conftest import KEY
-from .gunicorn_server import gunicorn, send
+from .gunicorn_server import send
+from .gunicorn_server import service as served
 
 HOME = tempfile.mkdtemp(prefix="roads-home-")
 
 
 @pytest.fixture(scope="module")
 def service(redis_server):
-    redis.Redis.from_url(redis_server.url).flushdb()
-    env = {
-        "REDIS_URL": redis_server.url,
-        "ROADS_INGEST_KEYS": KEY,
-        "ROADS_WORKERS": "2",
-        "HOME": HOME,
-        "XDG_RUNTIME_DIR": "",
-    }
-    with gunicorn("wsgi:app", env) as base:
+    with served(redis_server.url, KEY, workers=2, HOME=HOME, XDG_RUNTIME_DIR="") as base:
         for number, result in enumerate("BPPBTBBBPB", start=1):
             body = {"round": number, "result": result}
             send(base, "POST", "/v1/tables/gz/shoes/s1/rounds", body, KEY)
@@ -99,13 +91,9 @@ LOBBY = "https://lobby.example.com"
 
 @pytest.fixture(scope="module")
 def cors_service(redis_server):
-    env = {
-        "REDIS_URL": redis_server.url,
-        "ROADS_INGEST_KEYS": KEY,
-        "ROADS_WORKERS": "1",
-        "ROADS_CORS_ORIGINS": f"{LOBBY}, https://other-lobby.example.com",
-    }
-    with gunicorn("wsgi:app", env) as base:
+    url = redis_server.url.rsplit("/", 1)[0] + "/2"  # a database of its own
+    origins = f"{LOBBY}, https://other-lobby.example.com"
+    with served(url, KEY, ROADS_CORS_ORIGINS=origins) as base:
         send(base, "POST", "/v1/tables/cors/shoes/s1/rounds", {"round": 1, "result": "B"}, KEY)
         yield base
 

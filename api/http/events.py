@@ -46,10 +46,7 @@ def events(query):
     ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last."""
     last = request.headers.get("Last-Event-ID") or query.get("last_event_id")
     if last is not None and not EVENT_ID.match(last):
-        abort(
-            400,
-            message=BAD_EVENT_ID,
-        )
+        abort(400, message=BAD_EVENT_ID)
     channel = frozenset(query["tables"]) if "tables" in query else None
     odds = reads_odds()
     if services().publisher is not None and "Grip-Sig" in request.headers:

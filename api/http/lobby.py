@@ -10,7 +10,7 @@ from api.http.auth import HEADER, reads_odds
 from api.http.parsing import QueryMemoParser
 from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema
 from api.http.responses import GoodRoadsSchema, PatternsSchema, TablesSchema
-from api.metrics import READ_CACHE
+from api.metrics import read_cache
 from api.storage.lobby import sorted_by_streak, without_edge
 from roads.patterns import PATTERNS, PATTERNS_BY_ID, Pattern, PatternError, parse_expression
 
@@ -56,10 +56,10 @@ def tables(query):
     key = (*lobby.cursor(), sort, road, since, odds)
     unchanged = not_modified(etag_of("tables", *key))
     if unchanged is not None:
-        READ_CACHE.labels("lobby", "held").inc()
+        read_cache("lobby", "held").inc()
         return unchanged
     body = answers.get(key)
-    READ_CACHE.labels("lobby", "built" if body is None else "memory").inc()
+    read_cache("lobby", "built" if body is None else "memory").inc()
     if body is None:
         # The lobby may have moved meanwhile: the answer carries the cursor it was read at.
         cursor, tiles, grown = lobby.tables(

@@ -46,11 +46,10 @@ def retire_table(table):
     info = services().tables.retire(table)
     if info is None:
         abort(404, message=f"no table {table}")
-    shoes = info.get("shoes", [])
     where = f"/v1/tables/{table}/shoes/{{shoe}}/rounds"
     return {
         "table": table,
         "retired": True,
-        "shoes": shoes,
+        "shoes": info["shoes"],
         "message": f"{table} left the lobby; its rounds stay readable at {where}",
     }

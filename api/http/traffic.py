@@ -24,7 +24,7 @@ from typing import Any
 from flask import Flask, request
 
 from api.logs import REQUEST_ID
-from api.metrics import LATENCY, REQUESTS
+from api.metrics import request_counted
 
 HEADER = "X-Request-ID"
 SANE_ID = re.compile(r"^[A-Za-z0-9._:+/=-]{1,128}$")
@@ -48,13 +48,6 @@ def request_id_of(offered: str | None) -> str:
 def route_label(rule: str) -> str:
     """A Flask rule as its route template: ``/v1/tables/<id:table>`` -> ``/v1/tables/{table}``."""
     return re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule)
-
-
-@functools.cache  # one entry per route, method and status seen: a bounded set
-def series(route: str, method: str, status: str) -> tuple[Callable, Callable]:
-    """The request counter's ``inc`` and the latency histogram's ``observe`` of one series
-    (found once: ``labels()`` takes a lock and builds a key on every call)."""
-    return REQUESTS.labels(route, method, status).inc, LATENCY.labels(route, method).observe
 
 
 class Traffic:
@@ -91,9 +84,7 @@ class Traffic:
         method = environ.get("REQUEST_METHOD", "")
         route = environ.get(ROUTE, UNMATCHED)
         # A client may send any method name; only the standard ones become label values.
-        count, observe = series(route, method if method in METHODS else "other", status)
-        count()
-        observe(seconds)
+        request_counted(route, method if method in METHODS else "other", status, seconds)
         if self.log:
             fields = {
                 "method": method,

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from api.metrics import READ_CACHE
+from api.metrics import read_cache
 from api.storage.errors import NotFound
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
@@ -91,11 +91,11 @@ class ReadCache:
         known = self.versions.get(table, shoe)
         if known is not None:
             if held(known):
-                READ_CACHE.labels(kind, "held").inc()
+                read_cache(kind, "held").inc()
                 return Answer(known, None)
             body = self.memo.get((table, shoe, name, known))
             if body is not None:
-                READ_CACHE.labels(kind, "memory").inc()
+                read_cache(kind, "memory").inc()
                 return Answer(known, body)
         found = self._look_up(table, shoe, name)
         version = found.version
@@ -103,7 +103,7 @@ class ReadCache:
         if held(version):
             if found.claimed:
                 self.transport.client.delete(self.keys.shoe(table, shoe).claim(name))
-            READ_CACHE.labels(kind, "held").inc()
+            read_cache(kind, "held").inc()
             return Answer(version, None)
         body = found.body
         outcome = "redis"
@@ -111,7 +111,7 @@ class ReadCache:
             version, body = self._build_once(table, shoe, name, found, build)
             outcome = "built"
         self.memo.put((table, shoe, name, version), body)
-        READ_CACHE.labels(kind, outcome).inc()
+        read_cache(kind, outcome).inc()
         return Answer(version, body)
 
     def _look_up(self, table: str, shoe: str, name: str) -> Lookup:
