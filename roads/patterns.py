@@ -222,6 +222,20 @@ _TERM = re.compile(r"([XY])([1-9][0-9]?)(\+?)")
 MAX_TERMS = 12
 
 
+def _written_form() -> str:
+    """:data:`EXPRESSION_SYNTAX`: a first term, up to five more pairs of terms, then perhaps one
+    more, X and Y alternating throughout (1 + 2 * 5 + 1 = :data:`MAX_TERMS` terms at most)."""
+    x, y = (rf"[{side}{side.lower()}][1-9][0-9]?\+?" for side in "XY")
+    pairs = (MAX_TERMS - 2) // 2
+    return rf"^(?:{x}(?: {y} {x}){{0,{pairs}}}(?: {y})?|{y}(?: {x} {y}){{0,{pairs}}}(?: {x})?)$"
+
+
+#: An expression as it is written on the wire: what :func:`parse_expression` reads, with terms
+#: separated by single spaces. The same text is a Python and a JSON Schema (ECMA) regular
+#: expression, so the API can state its grammar in its OpenAPI document.
+EXPRESSION_SYNTAX = _written_form()
+
+
 def parse_expression(text: str) -> Pattern:
     """A custom pattern from a column-length expression such as ``"X1 Y2 X1 Y2"``.
 

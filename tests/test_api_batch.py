@@ -96,13 +96,13 @@ def test_a_round_after_a_new_shoe_elsewhere_is_told_the_shoe_is_closed(client):
 
 
 @pytest.mark.parametrize(
-    ("body", "named"),
+    ("body", "named", "status"),
     [
-        ({"rounds": []}, "rounds"),
-        ({"rounds": [item("t1", 1, result="B")] * 201}, "rounds"),
-        ({"rounds": [item("t1", 1, result="B"), {"table": "t2", "round": 1}]}, "rounds.1"),
-        ({"rounds": [item("t 1", 1, result="B")]}, "rounds.0.table"),
-        ({"rounds": [item("t1", 1, result="X")]}, "rounds.0.result"),
+        ({"rounds": []}, "rounds", 400),
+        ({"rounds": [item("t1", 1, result="B")] * 201}, "rounds", 400),
+        ({"rounds": [item("t1", 1, result="B"), {"table": "t2", "round": 1}]}, "rounds.1", 400),
+        ({"rounds": [item("t 1", 1, result="B")]}, "rounds.0.table", 400),
+        ({"rounds": [item("t1", 1, result="X")]}, "rounds.0.result", 400),
         (
             {
                 "rounds": [
@@ -111,6 +111,7 @@ def test_a_round_after_a_new_shoe_elsewhere_is_told_the_shoe_is_closed(client):
                 ]
             },
             "rounds.1",
+            422,  # well formed, but a natural 9 never draws
         ),
         (
             {
@@ -120,13 +121,16 @@ def test_a_round_after_a_new_shoe_elsewhere_is_told_the_shoe_is_closed(client):
                 ]
             },
             "rounds.1",
+            400,
         ),
-        ([item("t1", 1, result="B")], "Invalid input type"),  # not an object
+        ([item("t1", 1, result="B")], "Invalid input type", 400),  # not an object
     ],
 )
-def test_a_bad_item_rejects_the_whole_batch_and_stores_nothing(client, redis_client, body, named):
+def test_a_bad_item_rejects_the_whole_batch_and_stores_nothing(
+    client, redis_client, body, named, status
+):
     answer = client.post("/v1/rounds", json=body, headers=AUTH)
-    assert answer.status_code == 400, answer.json
+    assert answer.status_code == status, answer.json
     assert named in answer.json["message"]
     assert keys(redis_client, "{t:*") == []
 
@@ -222,6 +226,6 @@ def test_a_ninth_copy_of_a_card_refuses_that_round_alone_and_stores_the_others(c
         item("other", 1, result="B"),
     )
     assert answer.status_code == 200
-    assert statuses(answer) == [400, 201]
+    assert statuses(answer) == [409, 201]
     assert "AS" in answer.json["results"][0]["message"]
     assert roads(client, "full")["rounds"] == 4 and roads(client, "other")["rounds"] == 1

@@ -137,7 +137,7 @@ def test_a_correction_must_keep_the_shoe_valid(client):
     assert post_round(client, 2, **aces).status_code == 201
     assert post_round(client, 3, result="B").status_code == 201
     answer = client.put("/v1/tables/t1/shoes/s1/rounds/3", json=aces, headers=AUTH)
-    assert answer.status_code == 400 and "9th" in answer.json["message"]
+    assert answer.status_code == 409 and "9th" in answer.json["message"]
     assert client.get("/v1/tables/t1").json["version"] == 3
 
 

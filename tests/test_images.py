@@ -194,13 +194,19 @@ def test_cached_revalidated_and_new_on_a_new_round(client, redis_client):
         "?scale=nan",
         "?bead=digits",
         "?ask=T",
-        "?cols=120&scale=4",
     ],
 )
 def test_bad_picture_parameters_are_400(client, query):
     feed(client, "BP")
     answer = client.get(PNG.format("scorecard") + query)
     assert answer.status_code == 400 and answer.json["message"]
+
+
+def test_a_picture_over_the_pixel_limit_is_422(client):
+    # Each parameter is in its range; together they ask for a picture too large to draw.
+    feed(client, "BP")
+    answer = client.get(PNG.format("scorecard") + "?cols=120&scale=4")
+    assert answer.status_code == 422 and "too large" in answer.json["message"]
 
 
 def test_unknown_pictures_are_404(client):

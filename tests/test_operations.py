@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from api.config import Settings
+
 from .conftest import KEY
 from .gunicorn_server import send
 from .gunicorn_server import service as served
@@ -162,7 +164,7 @@ def test_a_body_of_another_type_is_415_naming_json(service):
 def test_an_over_long_chunked_body_is_413(service):
     parts = urlsplit(service)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    chunks = iter([b'{"round": 4, "result": "', b"B" * 40_000, b'"}'])
+    chunks = iter([b'{"round": 4, "result": "', b"B" * Settings().max_body, b'"}'])
     connection.request("POST", ROUNDS, body=chunks, headers={**json_key()}, encode_chunked=True)
     answer = connection.getresponse()
     assert answer.status == 413

@@ -1,10 +1,21 @@
 """Good Roads: each pattern on worked roads, custom expressions, and since-when."""
 
+import re
+
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from roads import PATTERNS, PatternError, Scorecard, parse_expression
-from roads.patterns import PATTERNS_BY_ID, Thresholds, build_patterns, matching, since
+from roads.patterns import (
+    EXPRESSION_SYNTAX,
+    MAX_TERMS,
+    PATTERNS_BY_ID,
+    Thresholds,
+    build_patterns,
+    matching,
+    since,
+)
 
 from .strategies import results
 
@@ -84,6 +95,31 @@ def test_thresholds_are_configuration():
 def test_bad_expressions_are_named(text, problem):
     with pytest.raises(PatternError, match=problem):
         parse_expression(text)
+
+
+@given(st.from_regex(EXPRESSION_SYNTAX, fullmatch=True))
+def test_every_expression_the_written_form_admits_is_read(text):
+    assert parse_expression(text).name == text.upper()
+
+
+TERM = st.tuples(st.integers(1, 99), st.booleans())
+
+
+@given(st.sampled_from("XY"), st.lists(TERM, min_size=1, max_size=MAX_TERMS))
+def test_every_expression_read_has_the_written_form(first, terms):
+    sides = [first if i % 2 == 0 else "XY".replace(first, "") for i in range(len(terms))]
+    text = " ".join(
+        f"{s}{n}{'+' if more else ''}" for s, (n, more) in zip(sides, terms, strict=True)
+    )
+    assert parse_expression(text).name == text
+    assert re.fullmatch(EXPRESSION_SYNTAX, text)
+
+
+@pytest.mark.parametrize(
+    "text", ["X1 X1", "X1  Y1", " X1", "X1\n", "X0", "X100", "Z1", "X1 Y1 " * 7]
+)
+def test_the_written_form_refuses(text):
+    assert re.fullmatch(EXPRESSION_SYNTAX, text) is None
 
 
 def test_expressions_read_case_and_spacing_loosely():

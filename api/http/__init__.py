@@ -17,12 +17,13 @@ from api.http import roads as roads_views
 from api.http.answers import IdConverter
 from api.http.cors import enable_cors
 from api.http.errors import RoadsApi
+from api.http.openapi import ReportFormsPlugin
 from api.http.requests import ID_PATTERN
 
 
 def register(app: Flask) -> RoadsApi:
     """Every endpoint, the OpenAPI document and the JSON errors, on ``app``."""
-    api = RoadsApi(app)
+    api = RoadsApi(app, spec_kwargs={"extra_plugins": [ReportFormsPlugin()]})
     api.register_converter(
         IdConverter, lambda converter: {"type": "string", "pattern": f"^{ID_PATTERN}$"}
     )

@@ -15,7 +15,7 @@ from api.http.responses import ErrorSchema
 from api.http.traffic import HEADER as REQUEST_ID_HEADER
 from api.metrics import UNAVAILABLE
 from api.storage.errors import Conflict, Contended, NotFound, NotReplicated
-from roads import RoadsError
+from roads import RoadsError, RoundError, RuleError, ShoeError
 
 # Headers of werkzeug's own exceptions worth passing on.
 _KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After")
@@ -63,8 +63,14 @@ FAILING_OVER = "the round store (Redis Cluster) is failing over; retry shortly"
 OUT_OF_MEMORY = "the round store (Redis) is out of memory; retry once it has room"
 
 # (exception, status, message or None for the exception's own, the cause a 503 is counted
-# under); the first that matches answers.
+# under); the first that matches answers. A request that breaks its schema is a 400 (flask-smorest
+# answers it before any of these); one the schema admits but the game's rules refuse (the drawing
+# rules, totals against the result) is a 422; one that contradicts what the shoe already holds (a
+# 9th copy of a card in 8 decks) is a 409, like a round out of turn.
 STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
+    (RuleError, 422, None, None),
+    (RoundError, 422, None, None),
+    (ShoeError, 409, None, None),
     (RoadsError, 400, None, None),
     (NotFound, 404, None, None),
     (Conflict, 409, None, None),
@@ -82,8 +88,7 @@ STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
 
 
 def status_of(error: Exception) -> int:
-    """The status a request failing with ``error`` answers (400 for anything unlisted: a rules
-    error of one round in a batch)."""
+    """The status a request failing with ``error`` answers (400 for anything unlisted)."""
     return next((status for kind, status, _, _ in STATUS if isinstance(error, kind)), 400)
 
 

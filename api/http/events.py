@@ -45,7 +45,7 @@ def events(query):
     to the one at ``version``. Send
     ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last."""
     last = request.headers.get("Last-Event-ID") or query.get("last_event_id")
-    if last is not None and not EVENT_ID.match(last):
+    if last is not None and not EVENT_ID.fullmatch(last):
         abort(400, message=BAD_EVENT_ID)
     channel = frozenset(query["tables"]) if "tables" in query else None
     odds = reads_odds()

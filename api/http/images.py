@@ -11,6 +11,7 @@ from flask_smorest import Blueprint, abort
 from api.http.answers import held, services, shoe_read, unchanged
 from api.http.parsing import QueryMemoParser
 from api.http.requests import ImageQuerySchema
+from api.http.responses import ErrorSchema
 from api.http.roads import current_shoe
 from api.images.paint import paint
 from api.images.scene import MAX_PIXELS, new_cells_of, picture_scene, picture_size
@@ -21,6 +22,10 @@ blp.ARGUMENTS_PARSER = QueryMemoParser()
 
 PICTURES = "bead_plate,big_road,big_eye_boy,small_road,cockroach_road,scorecard"
 PNG_CONTENT = {"image/png": {"schema": {"type": "string", "format": "binary"}}}
+TOO_LARGE = (
+    f"cols and scale together ask for a picture over {MAX_PIXELS // 1_000_000} megapixels: "
+    "lower one of them."
+)
 
 
 def png_response(body: bytes, etag: str) -> Response:
@@ -55,7 +60,7 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
     cols, scale, ask = query.get("cols"), query["scale"], query.get("ask")
     width, height = picture_size(road, cols, scale)
     if width * height > MAX_PIXELS:
-        abort(400, message=f"a {width}x{height} picture is too large; lower cols or scale")
+        abort(422, message=f"a {width}x{height} picture is too large; lower cols or scale")
     name = f"png:{road}:{cols or '-'}:{query['theme']}:{scale:g}:{query['bead']}:{ask or '-'}"
     version, etag, body = shoe_read(table, shoe, name, painter(road, query))
     if body is None:
@@ -91,6 +96,7 @@ def served_from_recent(view):
 @served_from_recent
 @blp.arguments(ImageQuerySchema(), location="query", error_status_code=400)
 @blp.doc(responses={"200": {"description": "The picture, PNG.", "content": PNG_CONTENT}})
+@blp.alt_response(422, schema=ErrorSchema, description=TOO_LARGE)
 def image(query, table, road, shoe=None):
     """A road as a PNG (or ``scorecard``, the classic composite), of a shoe or of the table's
     current shoe."""

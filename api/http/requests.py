@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import marshmallow as ma
@@ -11,6 +12,13 @@ from webargs.fields import DelimitedList
 from api.live.events import BAD_EVENT_ID, EVENT_ID
 from roads import VARIANTS
 from roads.lobby import LOBBY_ROADS
+from roads.patterns import (
+    EXPRESSION_SYNTAX,
+    PATTERNS,
+    PATTERNS_BY_ID,
+    PatternError,
+    parse_expression,
+)
 
 
 class StrictBoolean(fields.Boolean):
@@ -23,23 +31,54 @@ class StrictBoolean(fields.Boolean):
 
 
 class StrictInteger(fields.Integer):
-    """Only JSON integers: ``true``, ``1.0`` and ``"1"`` are errors."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(strict=True, **kwargs)
+    """Only JSON integers: ``true``, ``1.5`` and ``"1"`` are errors. ``1.0`` is ``1``: JSON has
+    one kind of number, and JSON Schema's ``integer`` is any number without a fraction."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValidationError("Not an integer.")
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-CARD = fields.String(validate=validate.Length(min=2, max=3), metadata={"example": "AS"})
+class Matches(validate.Validator):
+    """The whole text matches ``pattern``, which the OpenAPI document states as the field's
+    ``pattern`` (apispec reads ``regex``). Not marshmallow's ``Regexp``: it lets a trailing
+    newline through, as Python's ``$`` also matches before one and JSON Schema's does not."""
+
+    def __init__(self, pattern: str | re.Pattern[str], error: str) -> None:
+        self.regex = re.compile(pattern)
+        self.error = error
+
+    def __call__(self, value: str) -> str:
+        if not isinstance(value, str) or self.regex.fullmatch(value) is None:
+            raise ValidationError(self.error)
+        return value
+
+
+# A card as dealer systems write it (roads.cards): rank A, 2-9, 10 or T, J, Q, K, then suit S, H,
+# D or C, in either case.
+CARD_PATTERN = r"^(?:[2-9AaTtJjQqKk]|10)[SsHhDdCc]$"
+CARD = fields.String(
+    validate=Matches(
+        CARD_PATTERN,
+        "a card is a rank (A, 2-10 or T, J, Q, K) then a suit (S, H, D, C), like AS or 10D",
+    ),
+    metadata={"example": "AS"},
+)
 TOTAL = {"validate": validate.Range(min=0, max=9)}
 
 
 class ReportSchema(ma.Schema):
-    """A round as the dealer reports it: its cards, or its result with optional details."""
+    """A round as the dealer reports it: its cards, or its result with optional details.
+
+    The two forms exclude each other; the OpenAPI document states them as a ``oneOf``
+    (:mod:`api.http.openapi`) from :data:`CARDS` and :data:`DETAILS`.
+    """
+
+    CARDS = ("player", "banker")
+    DETAILS = ("result", "player_pair", "banker_pair", "natural", "player_total", "banker_total")
 
     player = fields.List(
         CARD,
@@ -56,16 +95,8 @@ class ReportSchema(ma.Schema):
 
     @validates_schema
     def cards_or_result(self, data: dict[str, Any], **kwargs: Any) -> None:
-        has_cards = "player" in data or "banker" in data
-        details = {
-            "result",
-            "player_pair",
-            "banker_pair",
-            "natural",
-            "player_total",
-            "banker_total",
-        } & data.keys()
-        if has_cards and details:
+        has_cards = not data.keys().isdisjoint(self.CARDS)
+        if has_cards and not data.keys().isdisjoint(self.DETAILS):
             raise ValidationError(
                 "send either the cards (player, banker) or the result with its details, not both"
             )
@@ -85,7 +116,7 @@ class RoundInSchema(ReportSchema):
 
 # Table and shoe ids: the paths' (api.http.answers.IdConverter) and the batch items'.
 ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"
-ID = validate.Regexp(f"^{ID_PATTERN}$", error="ids are 1-64 letters, digits, _ or -")
+ID = Matches(f"^{ID_PATTERN}$", "ids are 1-64 letters, digits, _ or -")
 MAX_BATCH = 200
 
 
@@ -125,13 +156,12 @@ class TableInSchema(ma.Schema):
         required=True,
         validate=[
             validate.Length(min=1, max=100),
-            validate.Regexp(
+            Matches(
                 DISPLAY_NAME,
-                error="name must not hold control characters or bidirectional overrides "
+                "name must not hold control characters or bidirectional overrides "
                 "(U+202A-202E, U+2066-2069)",
             ),
         ],
-        metadata={"pattern": DISPLAY_NAME},
     )
     variant = fields.String(load_default="standard", validate=validate.OneOf(VARIANTS))
 
@@ -191,15 +221,42 @@ class LobbyQuerySchema(ma.Schema):
     )
 
 
+def _expression(text: str) -> str:
+    """A custom pattern as :data:`EXPRESSION_SYNTAX` writes it; the error names the term."""
+    try:
+        parse_expression(text)
+    except PatternError as error:
+        raise ValidationError(f"custom pattern {text!r}: {error}") from None
+    return text
+
+
+def _pattern_ids(text: str) -> str:
+    """Built-in pattern ids, separated by commas; the error names the first unknown one."""
+    unknown = [part for part in text.split(",") if part not in PATTERNS_BY_ID]
+    if text and unknown:
+        raise ValidationError(f"unknown pattern {unknown[0]!r}; the patterns are at /v1/patterns")
+    return text
+
+
+_ONE_ID = "(?:" + "|".join(re.escape(pattern.id) for pattern in PATTERNS) + ")"
+PATTERN_IDS = f"^(?:{_ONE_ID}(?:,{_ONE_ID})*)?$"
+
+
 class GoodRoadsQuerySchema(ma.Schema):
     patterns = fields.String(
+        validate=[_pattern_ids, Matches(PATTERN_IDS, "pattern ids are separated by commas")],
         metadata={
             "description": "Comma-separated pattern ids (see /v1/patterns). Without it and "
             "without ``custom``: every built-in pattern."
         },
     )
     custom = fields.List(
-        fields.String(validate=validate.Length(max=100)),
+        fields.String(
+            validate=[
+                _expression,
+                Matches(EXPRESSION_SYNTAX, "separate a custom pattern's terms by single spaces"),
+            ]
+        ),
         validate=validate.Length(max=8),
         metadata={"description": "A pattern of your own, e.g. ``X1 Y2 X1 Y2`` (repeatable)."},
     )
@@ -222,9 +279,6 @@ class EventsQuerySchema(ma.Schema):
         metadata={"description": "A read key, for the odds (EventSource sends no headers)."},
     )
     last_event_id = fields.String(
-        validate=validate.Regexp(
-            EVENT_ID,
-            error=BAD_EVENT_ID,
-        ),
+        validate=Matches(EVENT_ID, BAD_EVENT_ID),
         metadata={"description": "Resume after this event (as the Last-Event-ID header)."},
     )

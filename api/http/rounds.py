@@ -9,7 +9,7 @@ from api.http.answers import dumps, etag_of, json_response, not_modified, servic
 from api.http.auth import SECURITY, require_ingest_key
 from api.http.errors import status_of
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
-from api.http.responses import BatchResultSchema, HistorySchema, WriteResultSchema
+from api.http.responses import BatchResultSchema, ErrorSchema, HistorySchema, WriteResultSchema
 from api.metrics import ROUNDS
 from api.storage.errors import Conflict
 from api.storage.rounds import Written
@@ -18,6 +18,14 @@ from roads import RoadsError, Round
 blp = Blueprint("rounds", __name__, description="Reporting rounds, and each shoe's history.")
 
 SHOE = "/v1/tables/<id:table>/shoes/<id:shoe>"
+
+# The answer a report gets when its body is well formed but the round it describes is not one the
+# rules of baccarat deal (api.http.errors.STATUS).
+AGAINST_THE_RULES = {
+    "schema": ErrorSchema,
+    "description": "Well formed, but against the rules: cards the drawing rules would not deal, "
+    "totals that disagree with the result, a natural without an 8 or 9.",
+}
 
 
 def round_of_report(report: dict[str, Any]) -> Round:
@@ -47,6 +55,7 @@ def written(table: str, shoe: str, write: Written, status: int) -> Response:
 @blp.arguments(RoundInSchema(), error_status_code=400)
 @blp.response(201, WriteResultSchema, description="Stored; the shoe's new version.")
 @blp.alt_response(200, schema=WriteResultSchema, description="The identical round again.")
+@blp.alt_response(422, **AGAINST_THE_RULES)
 @blp.doc(security=SECURITY)
 def post_round(report, table, shoe):
     """Report the next round of a shoe, with its cards or its result.
@@ -69,14 +78,15 @@ def post_round(report, table, shoe):
 @require_ingest_key
 @blp.arguments(BatchInSchema(), error_status_code=400)
 @blp.response(200, BatchResultSchema, description="One outcome per round, in order.")
+@blp.alt_response(422, **AGAINST_THE_RULES)
 @blp.doc(security=SECURITY)
 def post_rounds(batch):
     """Report rounds of several tables at once (a game server running many tables).
 
     Each round is stored exactly as ``POST /v1/tables/{table}/shoes/{shoe}/rounds`` would store
     it, and its outcome carries the status that call would have answered, so one round's 409
-    does not stop the others. A round against the rules, or a malformed item, rejects the whole
-    batch with 400 before anything is stored. The first round of each table goes to Redis with
+    does not stop the others. A malformed item (400) or a round against the rules (422) rejects
+    the whole batch before anything is stored. The first round of each table goes to Redis with
     the others in one round trip per Redis node, which makes a batch much cheaper per round
     than single reports.
     """
@@ -85,7 +95,7 @@ def post_rounds(batch):
         try:
             round = round_of_report(report)
         except RoadsError as error:
-            abort(400, message=f"rounds.{index}: {error}")
+            abort(status_of(error), message=f"rounds.{index}: {error}")
         items.append((report["table"], report["shoe"], report["round"], round))
     outcomes = services().append_many(items)
     results = [
@@ -112,11 +122,13 @@ def outcome_of(table: str, shoe: str, outcome: Written | Exception) -> dict:
 @require_ingest_key
 @blp.arguments(CorrectionSchema(), error_status_code=400)
 @blp.response(200, WriteResultSchema)
+@blp.alt_response(422, **AGAINST_THE_RULES)
 @blp.doc(security=SECURITY)
 def put_round(report, table, shoe, number):
-    """Correct round ``number`` (a dealer error fixed after the fact); the roads are rebuilt."""
+    """Correct round ``number`` (a dealer error fixed after the fact); the roads are rebuilt.
+    A ``round`` in the body must be ``number`` (422 otherwise)."""
     if report.get("round", number) != number:
-        abort(400, message=f"the body's round {report['round']} is not the path's round {number}")
+        abort(422, message=f"the body's round {report['round']} is not the path's round {number}")
     write = services().rounds.replace(table, shoe, number, round_of_report(report))
     return written(table, shoe, write, 200)
 
