@@ -4,7 +4,7 @@ Redis round trip, and never a stale answer once another process's write has arri
 import time
 
 from .api_helpers import feed, post_round
-from .conftest import make_app
+from .conftest import AUTH, make_app
 
 # What the background readers of any app in this test process (event hubs, version watches,
 # reconnecting) send on their own: not calls a read made.
@@ -58,6 +58,23 @@ def test_another_processs_writes_and_new_shoes_reach_the_reader(redis_server, re
     post_round(other, 1, shoe="s2", result="B")  # a new shoe: the reader's current shoe moves
     until(lambda: client.get("/v1/tables/t1/roads").json["shoe"] == "s2")
     assert store.versions.current("t1") == "s2"
+    for app in (reader, writer):
+        app.extensions["roads"].versions.stop()
+
+
+def test_a_table_another_process_retires_leaves_the_readers_memory(redis_server, redis_client):
+    reader, writer = make_app(redis_server.url), make_app(redis_server.url)
+    client, other = reader.test_client(), writer.test_client()
+    feed(other, "BPB")
+    store = reader.extensions["roads"]
+    picture = "/v1/tables/t1/roads/big_road.png"
+    until(lambda: client.get(picture) and store.versions.get("t1", "s1") == 3)
+    assert client.get(picture).status_code == 200  # served from this process's memory
+    assert other.delete("/v1/tables/t1", headers=AUTH).status_code == 200
+    # The retire raised the shoe's version: the reader's memory of version 3 is never used.
+    until(lambda: store.versions.get("t1", "s1") == 4)
+    assert client.get(picture).status_code == 404
+    assert client.get("/v1/tables/t1/roads").status_code == 404
     for app in (reader, writer):
         app.extensions["roads"].versions.stop()
 

@@ -12,7 +12,19 @@ from __future__ import annotations
 
 from flask import Flask
 
-from api.http import bodies, errors, events, health, images, lobby, odds, pages, rounds, tables
+from api.http import (
+    archive,
+    bodies,
+    errors,
+    events,
+    health,
+    images,
+    lobby,
+    odds,
+    pages,
+    rounds,
+    tables,
+)
 from api.http import roads as roads_views
 from api.http.answers import IdConverter
 from api.http.cors import enable_cors
@@ -43,6 +55,7 @@ def register(app: Flask) -> RoadsApi:
         images.blp,
         odds.blp,
         events.blp,
+        archive.blp,
     ):
         api.register_blueprint(blueprint)
     return api

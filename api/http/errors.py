@@ -11,10 +11,11 @@ from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, default_exceptions
 
+from api.http.archive import archive_path
 from api.http.responses import ErrorSchema
 from api.http.traffic import HEADER as REQUEST_ID_HEADER
 from api.metrics import UNAVAILABLE
-from api.storage.errors import Conflict, Contended, NotFound, NotReplicated
+from api.storage.errors import Conflict, Contended, NotFound, NotReplicated, Retired
 from roads import RoadsError, RoundError, RuleError, ShoeError
 
 # Headers of werkzeug's own exceptions worth passing on.
@@ -103,6 +104,9 @@ def register(app: Flask, api: RoadsApi) -> None:
         details = error.details if isinstance(error, Conflict) else {}
         headers = {"Retry-After": "1"} if status == 503 else {}
         text = message or (error.message if isinstance(error, Conflict) else str(error))
+        if isinstance(error, Retired):
+            details = {"archive": archive_path(error.table)}
+            text = f"{text}; its shoes and rounds are kept at {details['archive']}"
         exception.data = {"message": text, "headers": headers, **details}
         return api.handle_http_exception(exception)
 

@@ -42,6 +42,23 @@ class RetiredSchema(ma.Schema):
         fields.String(), required=True, metadata={"description": "Its shoes, oldest first."}
     )
     message = fields.String(required=True, metadata={"description": "Where its rounds are."})
+    archive = fields.String(
+        required=True, metadata={"description": "Where its shoes and rounds are read now."}
+    )
+
+
+class ArchivedTableSchema(ma.Schema):
+    """A retired table in the archive."""
+
+    table = fields.String(required=True)
+    name = fields.String(required=True)
+    variant = fields.String(required=True)
+    retired = fields.Boolean(required=True)
+    shoes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Its shoes, oldest first: each one's rounds are at .../rounds."},
+    )
 
 
 def differs_field() -> fields.List:
@@ -342,3 +359,6 @@ class ErrorSchema(ma.Schema):
         metadata={"description": "On 409: the round the shoe expects next."}
     )
     differs = differs_field()
+    archive = fields.String(
+        metadata={"description": "On 404 for a retired table: where its shoes and rounds are."}
+    )

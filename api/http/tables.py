@@ -3,6 +3,7 @@
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
+from api.http.archive import archive_path
 from api.http.auth import SECURITY, require_ingest_key
 from api.http.requests import TableInSchema
 from api.http.responses import RetiredSchema, TableSchema
@@ -16,7 +17,9 @@ blp = Blueprint("tables", __name__, description="Tables: name, variant, current 
 @blp.response(200, TableSchema)
 @blp.doc(security=SECURITY)
 def put_table(body, table):
-    """Set a table's display name and variant (``standard``, ``no_commission``, ``speed``)."""
+    """Name a table and set its variant.
+
+    The variant is ``standard``, ``no_commission`` or ``speed``. A retired table is back."""
     services().tables.put(table, body["name"], body["variant"])
     return services().tables.get(table)
 
@@ -40,16 +43,20 @@ def get_table(table):
 @blp.response(200, RetiredSchema)
 @blp.doc(security=SECURITY)
 def retire_table(table):
-    """Retire a table: it leaves the lobby, Good Roads and the event feed (a ``retired`` event
-    says so), while its shoes and rounds stay readable for audit. A later round for it starts it
-    again, under the name it had. Retiring it again changes nothing."""
-    info = services().tables.retire(table)
-    if info is None:
+    """Retire a table (its rounds are kept in the archive).
+
+    It leaves the lobby, Good Roads and the event feed (a ``retired`` event says so), and
+    everything under ``/v1/tables/{table}`` answers 404 naming the archive, where
+    its shoes and rounds are kept for audit. A later round, or naming it again, brings it back
+    under the name it had. Retiring it again changes nothing."""
+    shoes = services().tables.retire(table)
+    if shoes is None:
         abort(404, message=f"no table {table}")
-    where = f"/v1/tables/{table}/shoes/{{shoe}}/rounds"
+    where = archive_path(table)
     return {
         "table": table,
         "retired": True,
-        "shoes": info["shoes"],
-        "message": f"{table} left the lobby; its rounds stay readable at {where}",
+        "shoes": shoes,
+        "archive": where,
+        "message": f"{table} left the lobby; its shoes and rounds are kept at {where}",
     }

@@ -10,7 +10,8 @@ from typing import Any
 from api.storage.errors import Conflict, Contended, NotFound
 from api.storage.lobbyscript import Stored
 from api.storage.rounds import Base, PendingAppend, Rounds, Written
-from api.storage.scripts import AppendBase, ReadForAppend, at_version, write_reply
+from api.storage.scripts import at_version
+from api.storage.writescripts import AppendBase, ReadForAppend, write_reply
 from roads import RoadsError, Round, Scorecard
 from roads.shoe import Verdict, check_append
 

@@ -19,6 +19,15 @@ class NotFound(Exception):
     """No such table, shoe or round (404)."""
 
 
+class Retired(NotFound):
+    """The table was retired (``DELETE``): its shoes and rounds are read from the archive now,
+    until a write brings it back (404)."""
+
+    def __init__(self, table: str) -> None:
+        super().__init__(f"table {table} was retired")
+        self.table = table
+
+
 class NotReplicated(Exception):
     """The write is on the master but not yet confirmed on enough replicas (503, retry)."""
 

@@ -13,7 +13,8 @@ Keys of one table all carry the hash tag ``{t:TABLE}`` and lobby-wide keys share
 every script and every MULTI touches one Redis Cluster slot (the prefix stands before the tag):
 
 - ``{t:T}:meta``: hash of the table's ``name``, ``variant``, ``current`` shoe, ``mver`` (metadata
-  version), ``seq`` (write sequence number) and ``syncs`` (replication markers);
+  version), ``seq`` (write sequence number), ``syncs`` (replication markers) and ``retired``
+  (present while the table is retired: its reads answer from the archive);
 - ``{t:T}:shoes``: list of the table's shoe ids, oldest first;
 - ``{t:T}:lobby``: the lobby update of the table's last write (see :mod:`api.storage.lobbyscript`);
 - ``{t:T}:shoe:S``: hash of the shoe's ``version`` (raised by every change), ``rounds`` reported

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from api.metrics import read_cache
-from api.storage.errors import NotFound
+from api.storage.errors import NotFound, Retired
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.memo import Memo
@@ -85,8 +85,9 @@ class ReadCache:
     ) -> Answer:
         """The answer ``name`` of the shoe at its current version (see the module doc);
         ``held(version)`` says whether the client already holds it at that version. Raises
-        :class:`NotFound` for an unknown shoe. Counted in ``roads_read_cache_total`` by the
-        kind of answer (``name`` up to its first ``:``) and where it came from."""
+        :class:`NotFound` for an unknown shoe, :class:`Retired` for a retired table's. Counted
+        in ``roads_read_cache_total`` by the kind of answer (``name`` up to its first ``:``)
+        and where it came from."""
         kind = name.partition(":")[0]
         known = self.versions.get(table, shoe)
         if known is not None:
@@ -125,6 +126,8 @@ class ReadCache:
     def _read(self, table: str, shoe: str, read: ReadOrClaim | ReadCached) -> Lookup:
         token = self.versions.token()  # before the read: its version may then be recorded
         found = read.parse(self.transport.read(read.keys.info, read.queue, read.run))
+        if found.retired:
+            raise Retired(table)
         if found.version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
         self.versions.saw(table, shoe, found.version, token)

@@ -18,16 +18,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from api.storage.errors import Conflict, Contended, NotFound
+from api.storage.errors import Conflict, Contended, NotFound, Retired
 from api.storage.keys import Keyspace, ShoeKeys
 from api.storage.known import KnownVersions
 from api.storage.lobbyscript import LobbyPublish, Stored, update_of
 from api.storage.recentwrites import LastWrite, RecentWrites
 from api.storage.records import differences, dumps, record_of, round_of, same_round
 from api.storage.roadevents import append_events, rewrite_event
-from api.storage.scripts import AppendRound, ReadForAppend, ReplaceRound, WriteReply, write_reply
 from api.storage.states import MAX_ATTEMPTS, ShoeStates
 from api.storage.transport import Transport
+from api.storage.writescripts import (
+    AppendRound,
+    ReadForAppend,
+    ReplaceRound,
+    WriteReply,
+    write_reply,
+)
 from roads import Round, Scorecard
 from roads.delta import Tails
 from roads.shoe import ShoeHead, Verdict, check_append
@@ -306,12 +312,23 @@ class Rounds:
 
     # -- reading ----------------------------------------------------------------------------
 
-    def history(self, table: str, shoe: str) -> tuple[int, list[dict]]:
-        """The shoe's version and every round record in order, void ones included."""
-        version, records = self.states.records(self.keys.shoe(table, shoe))
+    def history(self, table: str, shoe: str, *, archived: bool = False) -> tuple[int, list[dict]]:
+        """The shoe's version and every round record in order, void ones included. A retired
+        table's shoes are read only from the archive (``archived``): otherwise :class:`Retired`,
+        and an archive read of a table that is not retired is :class:`NotFound`."""
+        keys = self.keys.shoe(table, shoe)
+        pipe = self.transport.client.pipeline(transaction=True)
+        pipe.hexists(keys.table.meta, "retired")
+        pipe.hget(keys.info, "version")
+        pipe.lrange(keys.rounds, 0, -1)
+        retired, version, records = pipe.execute()
+        if retired and not archived:
+            raise Retired(table)
+        if archived and not retired:
+            raise NotFound(f"table {table} is not retired")
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
-        return version, records
+        return int(version), [json.loads(record) for record in records]
 
 
 def closed(shoe: str, current: str) -> str:

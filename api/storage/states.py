@@ -10,8 +10,9 @@ import json
 from api.storage.errors import Contended, NotFound
 from api.storage.keys import Keyspace, ShoeKeys
 from api.storage.records import round_of
-from api.storage.scripts import at_version, store_state
+from api.storage.scripts import at_version
 from api.storage.transport import Transport
+from api.storage.writescripts import store_state
 from roads import Scorecard
 
 # Optimistic reads and writes retry this often when other writers keep winning; then 503.

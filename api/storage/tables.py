@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.storage.errors import Retired
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.lobby import Lobby
 from api.storage.transport import Transport
+from api.storage.writescripts import RetireTable
 
 
 class Tables:
@@ -20,21 +22,34 @@ class Tables:
         self.lobby = lobby
 
     def put(self, table: str, name: str, variant: str) -> None:
-        """Name the table and set its variant (in the lobby too)."""
+        """Name the table and set its variant (in the lobby too); a retired table is back."""
         meta = self.keys.table(table).meta
         pipe = self.transport.client.pipeline(transaction=True)
         pipe.hset(meta, mapping={"name": name, "variant": variant})
         pipe.hincrby(meta, "mver", 1)
+        pipe.hdel(meta, "retired")
         pipe.execute()
         self.lobby.register(table, name, variant)
 
     def get(self, table: str) -> dict[str, Any] | None:
-        """The table's metadata and its current shoe's version and counts, or ``None``."""
+        """The table's metadata and its current shoe's version and counts, or ``None``.
+        Raises :class:`Retired` for a retired table (:meth:`archived` reads it)."""
+        info, retired = self._read(table)
+        if retired:
+            raise Retired(table)
+        return info
+
+    def archived(self, table: str) -> dict[str, Any] | None:
+        """A retired table as :meth:`get` showed it before, or ``None`` unless it is retired."""
+        info, retired = self._read(table)
+        return info if retired else None
+
+    def _read(self, table: str) -> tuple[dict[str, Any] | None, bool]:
         keys = self.keys.table(table)
         client = self.transport.client
         meta = {k.decode(): v.decode() for k, v in client.hgetall(keys.meta).items()}
         if not meta:
-            return None
+            return None, False
         current = meta.get("current")
         version = rounds = void = 0
         shoes: list[str] = []
@@ -45,7 +60,7 @@ class Tables:
             (version, rounds, void), shoe_ids = pipe.execute()
             version, rounds, void = (int(v or 0) for v in (version, rounds, void))
             shoes = [s.decode() for s in shoe_ids]
-        return {
+        info = {
             "table": table,
             "name": meta.get("name", table),
             "variant": meta.get("variant", "standard"),
@@ -57,15 +72,29 @@ class Tables:
             "shoes": shoes,
             "meta_version": int(meta.get("mver", 0)),
         }
+        return info, "retired" in meta
 
-    def retire(self, table: str) -> dict[str, Any] | None:
-        """Retire the table from the lobby (:meth:`Lobby.retire`); its shoes and rounds stay
-        readable. The table as :meth:`get` shows it, or ``None`` for a table never seen."""
+    def retire(self, table: str) -> list[str] | None:
+        """Retire the table: marked retired on its own slot (every read of it then answers
+        :class:`Retired`, :class:`~api.storage.writescripts.RetireTable`), then out of the lobby
+        (:meth:`Lobby.retire`). Its rounds stay, read by :meth:`archived` and the archive's
+        history; a later write brings it back. Its shoes, or ``None`` for a table never seen."""
+        keys = self.keys.table(table)
+        token = self.versions.token()
+        retiring = RetireTable(
+            meta=keys.meta,
+            shoes=keys.shoes,
+            shoe_prefix=self.keys.shoe(table, "").info,
+            channel=self.keys.versions_channel,
+            table=table,
+        ).run(self.transport.client)
+        for shoe, version in retiring.versions:  # this process reads its own writes
+            self.versions.saw(table, shoe, version, token)
         listed = self.lobby.retire(table)
-        info = self.get(table)
-        if info is None and not listed:
-            return None
-        return info or {"table": table, "shoes": []}
+        if not retiring.found:
+            return [] if listed else None
+        shoes = self.transport.client.lrange(keys.shoes, 0, -1)
+        return [shoe.decode() for shoe in shoes]
 
     def variant(self, table: str) -> str:
         """The table's variant (``standard`` until it is set)."""

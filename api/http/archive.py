@@ -1,0 +1,44 @@
+"""The archive: retired tables, their shoes and rounds, kept for audit.
+
+``DELETE /v1/tables/{table}`` retires a table: everything under ``/v1/tables/{table}`` then
+answers 404 naming :func:`archive_path`, where the table and each shoe's history are read until
+a write brings the table back (and the archive no longer lists it).
+"""
+
+from flask_smorest import Blueprint, abort
+
+from api.http.answers import dumps, etag_of, json_response, not_modified, services
+from api.http.responses import ArchivedTableSchema, HistorySchema
+
+blp = Blueprint("archive", __name__, description="Retired tables: their shoes and rounds.")
+
+TABLE = "/v1/archive/tables/<id:table>"
+
+
+def archive_path(table: str) -> str:
+    """Where a retired table is read."""
+    return f"/v1/archive/tables/{table}"
+
+
+@blp.route(TABLE)
+@blp.response(200, ArchivedTableSchema)
+def archived_table(table):
+    """A retired table: its name, variant and shoes (404 unless it is retired)."""
+    info = services().tables.archived(table)
+    if info is None:
+        abort(404, message=f"table {table} is not retired (see /v1/tables/{table})")
+    keep = ("table", "name", "variant", "shoes")
+    return {**{name: info[name] for name in keep}, "retired": True}
+
+
+@blp.route(f"{TABLE}/shoes/<id:shoe>/rounds")
+@blp.response(200, HistorySchema)
+def archived_rounds(table, shoe):
+    """Every round of a retired table's shoe, void rounds included and marked."""
+    version, records = services().rounds.history(table, shoe, archived=True)
+    etag = etag_of(table, shoe, version, "archived-rounds")
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    body = {"table": table, "shoe": shoe, "version": version, "rounds": records}
+    return json_response(dumps(body), etag)

@@ -1,0 +1,284 @@
+"""The Lua scripts of a shoe's writes, each with the one Python wrapper that calls it (named as
+the script is: ``APPEND_ROUND`` by :class:`AppendRound`), and the read a write is computed from.
+A wrapper holds the call's named arguments and ``queue``s the call on a pipeline; a write's reply
+is read by :func:`write_reply`.
+
+Every write script compares what it was computed from (the shoe's version and round count, the
+table's current shoe and variant) with what is stored, and sets the new state only when they are
+equal: an atomic compare-and-set. Which round may come next is decided in Python, by
+:func:`roads.shoe.check_append`; a script that finds the shoe moved on changes nothing, and the
+caller reads again and decides again. All keys a script touches share the table's hash tag, so
+each runs on one Redis Cluster slot. A write also brings a retired table back
+(:data:`RETIRE_TABLE`): it clears the table's ``retired`` mark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import redis
+
+from api.storage.keys import ShoeKeys
+from api.storage.scripts import SEPARATOR, Script, message_prefix
+from roads.shoe import ShoeHead
+
+READ_FOR_APPEND = Script("""
+-- (false, not nil, stands for a missing value: a nil would end the reply there)
+local meta = redis.call('HMGET', KEYS[1], 'current', 'variant')
+return {meta[1] or false, meta[2] or false, redis.call('HGET', KEYS[2], 'version') or false,
+  redis.call('LLEN', KEYS[3]), redis.call('GET', KEYS[4]) or false}
+""")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadForAppend:
+    """What an append is computed from, read at one instant in one command: the table's
+    current shoe and variant, the shoe's version, its round count and its cached state."""
+
+    keys: ShoeKeys
+
+    def queue(self, commands: Any) -> None:
+        keys = self.keys
+        READ_FOR_APPEND.queue(commands, [keys.table.meta, keys.info, keys.rounds, keys.state], [])
+
+    def run(self, client: redis.Redis) -> list:
+        keys = self.keys
+        return READ_FOR_APPEND.run(client, [keys.table.meta, keys.info, keys.rounds, keys.state])
+
+    def parse(self, reply: list) -> AppendBase:
+        current, variant, version, count, state = reply
+        return AppendBase(
+            current.decode() if current is not None else None,
+            variant.decode() if variant is not None else "standard",
+            int(version or 0),
+            count,
+            state,
+        )
+
+
+class AppendBase(NamedTuple):
+    current: str | None
+    variant: str
+    version: int
+    count: int
+    state: bytes | None  # b"VERSION:bytes", of any version
+
+    def head(self, shoe: str) -> ShoeHead:
+        return ShoeHead(shoe, self.count, self.current)
+
+
+class WriteReply(NamedTuple):
+    """A write script's reply: whether it ``committed``; then the shoe's new version, the
+    table's write sequence number and whether the shoe is the table's current one."""
+
+    committed: bool
+    version: int
+    seq: int
+    current: bool
+
+
+def write_reply(reply: list) -> WriteReply:
+    done, version, seq, current = reply
+    return WriteReply(done == 1, int(version), int(seq), current == 1)
+
+
+APPEND_ROUND = Script("""
+local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+local count = redis.call('LLEN', KEYS[3])
+local meta = redis.call('HMGET', KEYS[1], 'current', 'variant')
+if version ~= tonumber(ARGV[2]) or count ~= tonumber(ARGV[3]) or (meta[1] or '') ~= ARGV[4]
+    or (meta[2] or 'standard') ~= ARGV[5] then
+  return {0, version, count, 0}
+end
+-- The round first: Redis at its maxmemory refuses a script's first write that may grow memory,
+-- and only its first, so no other write may come before it (HDEL would not be refused).
+redis.call('RPUSH', KEYS[3], ARGV[7])
+if ARGV[6] == '1' then
+  redis.call('HSET', KEYS[1], 'current', ARGV[1])
+  redis.call('RPUSH', KEYS[5], ARGV[1])
+end
+redis.call('HDEL', KEYS[1], 'retired')
+version = version + 1
+redis.call('HSET', KEYS[2], 'version', version, 'rounds', count + 1)
+redis.call('SET', KEYS[4], version .. ':' .. ARGV[8], 'EX', tonumber(ARGV[9]))
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('PUBLISH', ARGV[10], ARGV[11] .. version .. '\\31' .. 'current' .. '\\31' .. seq)
+redis.call('SET', KEYS[6], seq .. ':1:' .. ARGV[12])
+return {1, version, seq, 1}
+""")
+
+
+@dataclass(frozen=True, slots=True)
+class AppendRound:
+    """Append a round computed from ``head`` at ``version`` under ``variant`` (both compared);
+    when ``head`` opens the shoe, it becomes the table's current shoe. The lobby update is kept
+    beside the round under the table's write sequence number, so it can be handed to the lobby
+    again after a crash; the variant is compared because the update's edge depends on it."""
+
+    keys: ShoeKeys
+    table: str
+    head: ShoeHead
+    version: int
+    variant: str
+    record: str
+    state: bytes
+    state_ttl: int
+    channel: str
+    lobby_update: str
+
+    def queue(self, commands: Any) -> None:
+        keys, head = self.keys, self.head
+        APPEND_ROUND.queue(
+            commands,
+            [
+                keys.table.meta,
+                keys.info,
+                keys.rounds,
+                keys.state,
+                keys.table.shoes,
+                keys.table.lobby,
+            ],
+            [
+                head.shoe,
+                self.version,
+                head.count,
+                head.current or "",
+                self.variant,
+                int(head.opens),
+                self.record,
+                self.state,
+                self.state_ttl,
+                self.channel,
+                message_prefix(self.table, head.shoe),
+                self.lobby_update,
+            ],
+        )
+
+
+REPLACE_ROUND = Script("""
+local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if version ~= tonumber(ARGV[1]) then
+  return {0, version, 0, 0}
+end
+redis.call('LSET', KEYS[2], tonumber(ARGV[2]), ARGV[3])  -- first: see APPEND_ROUND
+redis.call('HDEL', KEYS[4], 'retired')
+version = version + 1
+redis.call('HSET', KEYS[1], 'version', version)
+redis.call('HINCRBY', KEYS[1], 'void', tonumber(ARGV[6]))
+redis.call('SET', KEYS[3], version .. ':' .. ARGV[4], 'EX', tonumber(ARGV[5]))
+local current = redis.call('HGET', KEYS[4], 'current') == ARGV[9] and '1' or '0'
+local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
+local flag = current == '1' and 'current' or ''
+redis.call('PUBLISH', ARGV[7], ARGV[8] .. version .. '\\31' .. flag .. '\\31' .. seq)
+redis.call('SET', KEYS[5], seq .. ':' .. current .. ':' .. ARGV[10])
+return {1, version, seq, tonumber(current)}
+""")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceRound:
+    """Rewrite round ``index`` (0-based) of a shoe at ``version`` (compared): a correction, or
+    a void (counted in the shoe's ``void``). The lobby update is flagged 1 when the shoe is the
+    table's current one (its summary is then the table's), else 0 (only its events count)."""
+
+    keys: ShoeKeys
+    table: str
+    shoe: str
+    version: int
+    index: int
+    record: str
+    state: bytes
+    state_ttl: int
+    void: bool
+    channel: str
+    lobby_update: str
+
+    def queue(self, commands: Any) -> None:
+        keys = self.keys
+        REPLACE_ROUND.queue(
+            commands,
+            [keys.info, keys.rounds, keys.state, keys.table.meta, keys.table.lobby],
+            [
+                self.version,
+                self.index,
+                self.record,
+                self.state,
+                self.state_ttl,
+                int(self.void),
+                self.channel,
+                message_prefix(self.table, self.shoe),
+                self.shoe,
+                self.lobby_update,
+            ],
+        )
+
+
+STORE_STATE = Script("""
+local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if version ~= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2], 'EX', tonumber(ARGV[3]))
+return 1
+""")
+
+
+def store_state(client: redis.Redis, keys: ShoeKeys, version: int, state: bytes, ttl: int) -> None:
+    """Cache a rebuilt scorecard state, only if the shoe is still at ``version``."""
+    STORE_STATE.run(client, [keys.info, keys.state], [version, state, ttl])
+
+
+RETIRE_TABLE = Script("""
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return {0}
+end
+if redis.call('HSETNX', KEYS[1], 'retired', '1') == 0 then
+  return {1}
+end
+local current = redis.call('HGET', KEYS[1], 'current')
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+local reply = {1}
+for _, shoe in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+  local version = redis.call('HINCRBY', ARGV[1] .. shoe, 'version', 1)
+  local flag = shoe == current and 'current' or ''
+  local message = ARGV[3] .. shoe .. '\\31' .. version .. '\\31' .. flag .. '\\31' .. seq
+  redis.call('PUBLISH', ARGV[2], message)
+  reply[#reply + 1] = shoe
+  reply[#reply + 1] = version
+end
+return reply
+""")
+
+
+@dataclass(frozen=True, slots=True)
+class RetireTable:
+    """Mark a table ``retired`` and raise the version of each of its shoes (each published as a
+    write's is): every answer cached or kept in memory for a shoe was built at a version before
+    the mark, so none is served again, and every read of it finds the mark (a 404 naming the
+    archive). Nothing else changes: the rounds stay, and the next write to the table clears the
+    mark (it is back). Retiring a retired table changes nothing."""
+
+    meta: str
+    shoes: str
+    shoe_prefix: str  # a shoe's info key is this prefix then the shoe id
+    channel: str
+    table: str
+
+    def run(self, client: redis.Redis) -> Retiring:
+        reply = RETIRE_TABLE.run(
+            client,
+            [self.meta, self.shoes],
+            [self.shoe_prefix, self.channel, f"{self.table}{SEPARATOR}"],
+        )
+        raised = reply[1:]
+        pairs = [(raised[i].decode(), int(raised[i + 1])) for i in range(0, len(raised), 2)]
+        return Retiring(found=reply[0] == 1, versions=pairs)
+
+
+class Retiring(NamedTuple):
+    """What retiring found: whether the table exists, and the versions its shoes were raised
+    to (none when it was retired already)."""
+
+    found: bool
+    versions: list[tuple[str, int]]
