@@ -1,4 +1,5 @@
-"""Fixtures: a real redis-server started by the tests, and the app on it.
+"""Fixtures: a real redis-server started by the tests, and the app on it; Debian's Chromium for
+the page tests.
 
 Test modules marked ``pytest.mark.cluster`` run every test that uses the ``backend`` fixture
 (through ``app``, ``client`` or ``redis_client``) twice: on the single redis-server and on a
@@ -9,6 +10,7 @@ service in its cluster mode (``ROADS_REDIS_CLUSTER=1``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import redis
@@ -103,3 +105,29 @@ def app(backend, redis_client):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+CHROMIUM = "/usr/bin/chromium"
+# As root and on a closed network: no sandbox, and none of Chromium's background connections.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, driven by Playwright (which never downloads a browser here)."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Chromium is missing: scripts/test installs Debian's chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

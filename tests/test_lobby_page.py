@@ -13,23 +13,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from . import gunicorn_server
 from .conftest import KEY
 from .gunicorn_server import service as served
-
-CHROMIUM = "/usr/bin/chromium"
-# As root and on a closed network: no sandbox, and none of Chromium's background connections.
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def send(base: str, method: str, path: str, body: dict) -> dict:
@@ -61,16 +49,6 @@ def service(redis_server):
         deal(base, "bravo", "PPBPBBTPPBPPBBBPBP")
         deal(base, "charlie", "BBPTPBPBPPBBPBPPBT")
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Chromium is missing: scripts/test installs Debian's chromium")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def shoot(page, name: str) -> None:

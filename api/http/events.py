@@ -36,7 +36,9 @@ RESET = 'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"
     }
 )
 def events(query):
-    """Server-Sent Events. The lobby channel (no ``tables``): ``round`` (table, shoe, version,
+    """Live events for lobby clients (Server-Sent Events).
+
+    The lobby channel (no ``tables``): ``round`` (table, shoe, version,
     round, result, void, and the table's tile ``summary``), ``shoe`` (a new shoe started),
     ``correction`` and ``void``, and ``good_road`` and ``edge`` when a table starts (``state:
     start``) or stops matching, and ``retired`` when a table leaves the lobby. A table channel

@@ -98,8 +98,10 @@ def served_from_recent(view):
 @blp.doc(responses={"200": {"description": "The picture, PNG.", "content": PNG_CONTENT}})
 @blp.alt_response(422, schema=ErrorSchema, description=TOO_LARGE)
 def image(query, table, road, shoe=None):
-    """A road as a PNG (or ``scorecard``, the classic composite), of a shoe or of the table's
-    current shoe."""
+    """A road as a PNG picture.
+
+    One road, or ``scorecard``, the classic composite, of a shoe or of the table's current
+    shoe."""
     if shoe is None:
         shoe = current_shoe(table)
     return image_answer(table, shoe, road, query)

@@ -34,8 +34,9 @@ PATTERN_LIST = dumps(
 @blp.route("/v1/patterns")
 @blp.response(200, PatternsSchema)
 def patterns():
-    """The built-in Good Roads, each with its id, name and a one-line description, and how to
-    write a pattern of your own."""
+    """The built-in Good Roads patterns, and how to write your own.
+
+    Each pattern with its id, name and a one-line description."""
     return json_response(PATTERN_LIST, etag_of("patterns", len(PATTERN_LIST)))
 
 
@@ -43,8 +44,10 @@ def patterns():
 @blp.arguments(LobbyQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, TablesSchema)
 def tables(query):
-    """Every table's tile: name, variant, current shoe, rounds played, the last results, the
-    current and longest run of each road, and the Good Roads it matches now. ``sort=streak``
+    """Every table's tile, for the lobby.
+
+    A tile: name, variant, current shoe, rounds played, the last results, the current and
+    longest run of each road, and the Good Roads it matches now. ``sort=streak``
     puts the longest current run on ``road`` first (then the longest run of the shoe);
     ``since=CURSOR`` adds ``grown``, the tables whose run on ``road`` grew since that cursor.
     Every answer carries a new ``cursor``. ``edge`` (the bets returning over 100% now) is
@@ -87,8 +90,10 @@ def tables(query):
 @blp.arguments(GoodRoadsQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, GoodRoadsSchema)
 def good_roads(query):
-    """The tables that match the patterns now: one item per (table, pattern) with the round the
-    pattern holds from and the table's tile. ``patterns`` picks built-in ones (comma-separated
+    """The tables that match Good Roads patterns now.
+
+    One item per (table, pattern) with the round the pattern holds from and the table's tile.
+    ``patterns`` picks built-in ones (comma-separated
     ids), ``custom`` adds your own (``X1 Y2 X1 Y2``); neither means every built-in pattern."""
     chosen, custom = _built_in(query.get("patterns")), _custom(query.get("custom") or [])
     if not chosen and not custom:

@@ -24,8 +24,10 @@ BURN_NOTE = (
 @blp.response(200, OddsSchema)
 @blp.doc(security=SECURITY)
 def odds(table, shoe=None):
-    """The exact probabilities of the next round (dealt by the rules, without replacement, from
-    the cards left) and the return of every bet under the table's variant, with the bets that
+    """Exact odds of the next round and the return of every bet.
+
+    The probabilities of the next round (dealt by the rules, without replacement, from the
+    cards left) and the return of every bet under the table's variant, with the bets that
     favour the player now (return above 100%). Fractions, not percentages. Needs a read key
     unless the odds are public (``ROADS_PUBLIC_ODDS``)."""
     shoe = shoe or current_shoe(table)

@@ -14,6 +14,21 @@ from apispec import BasePlugin
 
 from api.http.requests import ReportSchema
 
+DESCRIPTION = """The roadmap and scorecard service of live baccarat: every table's Bead Plate, Big
+Road, Big Eye Boy, Small Road and Cockroach Road, Ask Banker / Ask Player, streaks, shoe
+statistics, Good Roads and the exact odds of the next round, as JSON, PNG pictures and a live
+event stream.
+
+Dealer and game servers report rounds with an ingest key (`X-API-Key`); reads need no key, but
+for the odds, which need a read key unless the deployment makes them public.
+
+Every error is JSON (`code`, `status`, `message`, `request_id`). 400: the request does not match
+its schema below. 422: it does, but breaks a rule of the game the schema cannot state (cards the
+drawing rules would not deal, totals against the result). 409: it contradicts what is stored (not
+the shoe's next round, a 9th copy of a card). 503 with `Retry-After`: Redis is unavailable; a
+retry is safe.
+"""
+
 
 class ReportFormsPlugin(BasePlugin):
     """Writes every :class:`ReportSchema` as ``oneOf``: the cards form, the result form."""

@@ -65,7 +65,6 @@ CARD = fields.String(
         CARD_PATTERN,
         "a card is a rank (A, 2-10 or T, J, Q, K) then a suit (S, H, D, C), like AS or 10D",
     ),
-    metadata={"example": "AS"},
 )
 TOTAL = {"validate": validate.Range(min=0, max=9)}
 
@@ -80,18 +79,24 @@ class ReportSchema(ma.Schema):
     CARDS = ("player", "banker")
     DETAILS = ("result", "player_pair", "banker_pair", "natural", "player_total", "banker_total")
 
+    # The examples are one round as the rules deal it: Player 2+3 = 5 draws a 9 (4), Banker
+    # K+7 = 7 stands; Banker wins.
     player = fields.List(
         CARD,
         validate=validate.Length(min=2, max=3),
-        metadata={"description": 'Player cards in deal order, e.g. ["AS", "9D", "2C"]'},
+        metadata={"description": "Player cards in deal order.", "example": ["2S", "3D", "9C"]},
     )
-    banker = fields.List(CARD, validate=validate.Length(min=2, max=3))
-    result = fields.String(validate=validate.OneOf(["B", "P", "T"]))
-    player_pair = StrictBoolean()
-    banker_pair = StrictBoolean()
-    natural = StrictBoolean()
-    player_total = StrictInteger(**TOTAL)
-    banker_total = StrictInteger(**TOTAL)
+    banker = fields.List(
+        CARD,
+        validate=validate.Length(min=2, max=3),
+        metadata={"description": "Banker cards in deal order.", "example": ["KH", "7C"]},
+    )
+    result = fields.String(validate=validate.OneOf(["B", "P", "T"]), metadata={"example": "B"})
+    player_pair = StrictBoolean(metadata={"example": False})
+    banker_pair = StrictBoolean(metadata={"example": False})
+    natural = StrictBoolean(metadata={"example": False})
+    player_total = StrictInteger(**TOTAL, metadata={"example": 4})
+    banker_total = StrictInteger(**TOTAL, metadata={"example": 7})
 
     @validates_schema
     def cards_or_result(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -110,7 +115,10 @@ class RoundInSchema(ReportSchema):
     round = StrictInteger(
         required=True,
         validate=validate.Range(min=1, max=4096),
-        metadata={"description": "The round's number in the shoe: 1 for a new shoe, then n+1."},
+        metadata={
+            "description": "The round's number in the shoe: 1 for a new shoe, then n+1.",
+            "example": 1,
+        },
     )
 
 
@@ -121,8 +129,8 @@ MAX_BATCH = 200
 
 
 class BatchRoundSchema(RoundInSchema):
-    table = fields.String(required=True, validate=ID)
-    shoe = fields.String(required=True, validate=ID)
+    table = fields.String(required=True, validate=ID, metadata={"example": "baccarat-1"})
+    shoe = fields.String(required=True, validate=ID, metadata={"example": "s1"})
 
 
 class BatchInSchema(ma.Schema):

@@ -37,7 +37,9 @@ def roads_of(scorecard: Scorecard, tail: str, ask: str | None) -> dict:
 @blp.arguments(RoadsQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, RoadsSchema)
 def roads(query, table, shoe=None):
-    """Every road of a shoe, or of the table's current shoe. ``?ask=B|P`` previews the next
+    """Every road of a shoe, or of the table's current shoe.
+
+    ``?ask=B|P`` previews the next
     result; ``?tail=drop`` switches the dragon-tail convention."""
     tail, ask = query["tail"], query.get("ask")
     return shoe_answer(
@@ -65,8 +67,9 @@ def stats(table, shoe=None):
 @blp.route(f"{CURRENT}/probe", endpoint="table_probe")
 @blp.response(200, ProbeResponseSchema)
 def probe(table, shoe=None):
-    """Ask Banker / Ask Player alone (the mark each derived road would get), of a shoe or of
-    the table's current shoe."""
+    """Ask Banker / Ask Player alone, of a shoe or of the table's current shoe.
+
+    The mark each derived road would get if the next result were Banker, or Player."""
     return shoe_answer(
         table, shoe or current_shoe(table), "probe", lambda scorecard: {"probe": scorecard.probe()}
     )

@@ -125,8 +125,10 @@ def outcome_of(table: str, shoe: str, outcome: Written | Exception) -> dict:
 @blp.alt_response(422, **AGAINST_THE_RULES)
 @blp.doc(security=SECURITY)
 def put_round(report, table, shoe, number):
-    """Correct round ``number`` (a dealer error fixed after the fact); the roads are rebuilt.
-    A ``round`` in the body must be ``number`` (422 otherwise)."""
+    """Correct a round (a dealer error fixed after the fact).
+
+    The roads are rebuilt. A ``round`` in the body must be the path's ``number`` (422
+    otherwise)."""
     if report.get("round", number) != number:
         abort(422, message=f"the body's round {report['round']} is not the path's round {number}")
     write = services().rounds.replace(table, shoe, number, round_of_report(report))
@@ -138,7 +140,9 @@ def put_round(report, table, shoe, number):
 @blp.response(200, WriteResultSchema)
 @blp.doc(security=SECURITY)
 def void_round(table, shoe, number):
-    """Cancel round ``number``: it stays in the history, marked void, and leaves every road."""
+    """Cancel a round (void).
+
+    It stays in the history, marked void, and leaves every road."""
     write = services().rounds.void(table, shoe, number)
     return written(table, shoe, write, 200)
 
