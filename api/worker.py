@@ -8,6 +8,9 @@ against 1.02-1.03 ms with the plain gevent worker.
 
 What this worker adds to ``gevent_pywsgi``:
 
+- Fairness: a keep-alive connection yields before each next request, so one busy client cannot
+  keep the worker to itself while others wait (see :meth:`IdleClosingHandler.read_requestline`).
+
 - gevent's server keeps an idle keep-alive connection open for as long as the client does; this
   worker closes one that sends no request for gunicorn's ``keepalive`` seconds, as the plain
   gevent worker does, so idle clients cannot fill the worker's ``worker_connections``.
@@ -65,6 +68,12 @@ class IdleClosingHandler(PyWSGIHandler):
     def read_requestline(self) -> str:
         if self.draining:
             return ""  # an empty request line closes the connection
+        # Let every other ready connection have its turn first. A busy keep-alive client's next
+        # request is often in the socket before this greenlet has finished the last one (its
+        # access-log line, its metrics), and then reading it would not wait and so not yield:
+        # that client would be served over and over while the others wait (measured: p99 of a
+        # cached read from 16 connections 740 ms, against 3.7 ms with this yield).
+        gevent.sleep(0)
         waiting = gevent.getcurrent()
         self.idle.add(waiting)
         try:
