@@ -27,14 +27,19 @@ if worker_class not in ("gthread", "sync"):
 
 # prometheus-client's multiprocess mode: every worker writes its counts to files in a private
 # directory, which a scrape adds up. It must be set before anything imports prometheus-client,
-# and the master removes it on exit (on_exit). An operator's own PROMETHEUS_MULTIPROC_DIR is kept.
+# and the master removes it on exit (on_exit). Its name holds the master's pid, so one left by a
+# master that could not clean up (killed with SIGKILL) is removed by the next master to start.
+# An operator's own PROMETHEUS_MULTIPROC_DIR is kept.
 _metrics_dir = None
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    _metrics_dir = tempfile.mkdtemp(prefix="roads-metrics-")
+    _metrics_dir = tempfile.mkdtemp(prefix=f"roads-metrics-{os.getpid()}-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
 
 from api.logs import gunicorn_logging  # noqa: E402  (after the metrics directory is set)
-from api.metrics import process_exited  # noqa: E402
+from api.metrics import process_exited, remove_orphaned_directories  # noqa: E402
+
+if _metrics_dir is not None:
+    remove_orphaned_directories(tempfile.gettempdir(), "roads-metrics-")
 
 bind = os.environ.get("ROADS_BIND", "127.0.0.1:8000")
 worker_connections = int(os.environ.get("ROADS_WORKER_CONNECTIONS", "4000"))

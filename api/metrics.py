@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -123,3 +125,27 @@ def process_exited(pid: int) -> None:
     """Drop a dead worker's live gauges (gunicorn's ``child_exit``); its counters stay counted."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         _multiprocess.mark_process_dead(pid)
+
+
+def remove_orphaned_directories(folder: str, prefix: str) -> list[str]:
+    """Remove the metrics directories ``PREFIX{pid}-*`` in ``folder`` whose master process is
+    gone (it was killed before it could remove its own); the ones removed. A pid in use keeps
+    its directory, whoever uses it now."""
+    removed = []
+    for path in Path(folder).glob(f"{prefix}*-*"):
+        pid = path.name[len(prefix) :].split("-", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(str(path))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import signal
 import socket
 import tempfile
@@ -212,3 +213,16 @@ def test_sigterm_ends_fifty_open_streams_and_exits_within_two_seconds(redis_serv
     assert took < 2.0, f"gunicorn took {took:.1f} s to exit"
     assert all(b"retry:" in ending for ending in endings)
     assert "graceful timeout" not in log.read_text().lower()
+
+
+def test_a_master_killed_outright_leaves_no_metrics_directory_behind(redis_server, tmp_path):
+    # Its own on_exit never runs; the next master to start on the host removes the directory.
+    folder = {"TMPDIR": str(tmp_path)}
+    with served(redis_server.url, KEY, **folder) as first:
+        (left,) = tmp_path.glob(f"roads-metrics-{first.process.pid}-*")
+        os.killpg(first.process.pid, signal.SIGKILL)
+        first.process.wait(timeout=10)
+    assert left.exists()
+    with served(redis_server.url, KEY, **folder) as second:
+        assert not left.exists()
+        assert list(tmp_path.glob(f"roads-metrics-{second.process.pid}-*"))  # its own stays
