@@ -13,12 +13,11 @@ import logging
 from pathlib import Path
 
 from flask import Flask
-from flask_compress import Compress
 
 from api import logs
 from api.config import Settings
 from api.demo import DemoFeeder
-from api.http import openapi, pages, register, traffic
+from api.http import compression, openapi, register, traffic
 from api.http.answers import IdConverter
 from api.services import Services
 
@@ -40,9 +39,6 @@ def create_app(settings: Settings | None = None) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         API_SPEC_OPTIONS={"info": {"description": openapi.DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body,
-        # JSON, the API document and the lobby page's files, as the client accepts (zstd, br,
-        # gzip); never the event stream (each event must leave at once) nor PNGs (compressed).
-        COMPRESS_STREAMS=False,
     )
     app.url_map.converters["id"] = IdConverter
     if settings.embedded:
@@ -52,7 +48,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["roads.settings"] = settings
     app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
     register(app)
-    Compress(app)
-    pages.compress_files(app)  # after Compress: it must see the files before flask-compress
+    compression.install(app)
     traffic.install(app, log=settings.access_log)
     return app

@@ -10,10 +10,13 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import brotli
 import pytest
+from backports import zstd
 
 from api import create_app
 from api.config import ConfigError, Settings
+from api.http.compression import Kept
 
 from .conftest import KEY
 from .gunicorn_server import send
@@ -68,6 +71,42 @@ def test_each_encoding_has_its_own_etag_and_each_is_honoured(service):
     assert status == 304
 
 
+@pytest.mark.parametrize("encoding", ["gzip", "br", "zstd"])
+def test_a_kept_compressed_lobby_follows_every_change(service, encoding):
+    # Kept per encoding by the lobby's cursor: the same bytes until the lobby moves, then new.
+    def lobby() -> dict:
+        _, headers, packed = get(service, "/v1/tables", **{"Accept-Encoding": encoding})
+        assert headers["Content-Encoding"] == encoding
+        return json.loads(decode(encoding, packed))
+
+    first, again = lobby(), lobby()
+    assert first == again
+    rounds = {tile["table"]: tile["rounds_played"] for tile in first["tables"]}
+    table = f"kept-{encoding}"
+    send(service, "POST", f"/v1/tables/{table}/shoes/s1/rounds", {"round": 1, "result": "P"}, KEY)
+    after = lobby()
+    assert after["cursor"] > first["cursor"] and table not in rounds
+    assert {tile["table"]: tile["rounds_played"] for tile in after["tables"]}[table] == 1
+    _, _, plain = get(service, "/v1/tables")
+    assert after == json.loads(plain)
+
+
+def decode(encoding: str, packed: bytes) -> bytes:
+    if encoding == "gzip":
+        return gzip.decompress(packed)
+    if encoding == "br":
+        return brotli.decompress(packed)
+    return zstd.decompress(packed)
+
+
+def test_only_answers_a_view_names_are_kept_compressed():
+    kept = Kept()
+    kept.set("gzip;", b"one answer")  # unnamed: compressed afresh every time
+    assert kept.get("gzip;") is None
+    kept.set("gzip;tables:(1, 2)", b"named")
+    assert kept.get("gzip;tables:(1, 2)") == b"named" and kept.get("br;tables:(1, 2)") is None
+
+
 def test_brotli_and_zstd_when_the_client_prefers_them(service):
     for encoding in ("br", "zstd"):
         _, headers, _ = get(service, "/v1/tables", **{"Accept-Encoding": encoding})
@@ -95,9 +134,10 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
     ],
 )
 def test_the_pages_files_are_compressed_and_revalidated_in_any_encoding(service, path, file):
-    status, headers, packed = get(service, path, **{"Accept-Encoding": "gzip"})
-    assert status == 200 and headers["Content-Encoding"] == "gzip"
-    assert gzip.decompress(packed) == (STATIC / file).read_bytes()
+    for _ in range(2):  # compressed, then kept by the file's ETag
+        status, headers, packed = get(service, path, **{"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(packed) == (STATIC / file).read_bytes()
     assert headers["ETag"].endswith(':gzip"')
     status, _, _ = get(
         service, path, **{"Accept-Encoding": "gzip", "If-None-Match": headers["ETag"]}

@@ -7,6 +7,7 @@ from flask_smorest import Blueprint
 
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.auth import HEADER, reads_odds
+from api.http.compression import keep_compressed
 from api.http.parsing import QueryMemoParser
 from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema
 from api.http.responses import GoodRoadsSchema, PatternsSchema, TablesSchema
@@ -81,6 +82,7 @@ def tables(query):
         if not odds:
             body = without_edge(body)
         answers.put(key, body)
+    keep_compressed(f"tables:{key}")  # the same bytes for every client until the cursor moves
     response = json_response(body, etag_of("tables", *key))
     response.vary.add(HEADER)  # the edge flags show with a read key only
     return response
