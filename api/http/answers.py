@@ -106,3 +106,14 @@ def shoe_answer(
 
     _, etag, body = shoe_read(table, shoe, name, body_of)
     return unchanged(etag) if body is None else json_response(body, etag)
+
+
+def history_answer(table: str, shoe: str, *, archived: bool = False) -> Response:
+    """A shoe's history (a retired table's from the archive), or 304 when the client has it."""
+    version, records = services().rounds.history(table, shoe, archived=archived)
+    etag = etag_of(table, shoe, version, "archived-rounds" if archived else "rounds")
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    body = {"table": table, "shoe": shoe, "version": version, "rounds": records}
+    return json_response(dumps(body), etag)

@@ -7,7 +7,7 @@ a write brings the table back (and the archive no longer lists it).
 
 from flask_smorest import Blueprint, abort
 
-from api.http.answers import dumps, etag_of, json_response, not_modified, services
+from api.http.answers import history_answer, services
 from api.http.responses import ArchivedTableSchema, HistorySchema
 
 blp = Blueprint("archive", __name__, description="Retired tables: their shoes and rounds.")
@@ -35,10 +35,4 @@ def archived_table(table):
 @blp.response(200, HistorySchema)
 def archived_rounds(table, shoe):
     """Every round of a retired table's shoe, void rounds included and marked."""
-    version, records = services().rounds.history(table, shoe, archived=True)
-    etag = etag_of(table, shoe, version, "archived-rounds")
-    unchanged = not_modified(etag)
-    if unchanged is not None:
-        return unchanged
-    body = {"table": table, "shoe": shoe, "version": version, "rounds": records}
-    return json_response(dumps(body), etag)
+    return history_answer(table, shoe, archived=True)

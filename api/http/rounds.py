@@ -5,7 +5,7 @@ from typing import Any
 from flask import Response
 from flask_smorest import Blueprint, abort
 
-from api.http.answers import dumps, etag_of, json_response, not_modified, services
+from api.http.answers import dumps, history_answer, services
 from api.http.auth import SECURITY, require_ingest_key
 from api.http.errors import status_of
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
@@ -151,10 +151,4 @@ def void_round(table, shoe, number):
 @blp.response(200, HistorySchema)
 def get_rounds(table, shoe):
     """Every round of the shoe in order, void rounds included and marked."""
-    version, records = services().rounds.history(table, shoe)
-    etag = etag_of(table, shoe, version, "rounds")
-    unchanged = not_modified(etag)
-    if unchanged is not None:
-        return unchanged
-    body = {"table": table, "shoe": shoe, "version": version, "rounds": records}
-    return json_response(dumps(body), etag)
+    return history_answer(table, shoe)
