@@ -15,9 +15,10 @@ from roads.columns import Streak
 from roads.composition import Composition
 from roads.derived import BLUE, DERIVED_ROADS, RED, derived_mark
 from roads.errors import CardError, RoadsError, RoundError, RuleError, ShoeError
+from roads.expressions import PatternError, parse_expression
 from roads.grid import ROWS, GridLayout
 from roads.odds import VARIANTS
-from roads.patterns import PATTERNS, Pattern, PatternError, parse_expression
+from roads.patterns import PATTERNS, PROFILES, Pattern
 from roads.round import Round
 from roads.scorecard import MAX_ROUNDS, Scorecard
 from roads.shoe import ShoeHead, Verdict, check_append
@@ -29,6 +30,7 @@ __all__ = [
     "DERIVED_ROADS",
     "MAX_ROUNDS",
     "PATTERNS",
+    "PROFILES",
     "RED",
     "ROWS",
     "VARIANTS",

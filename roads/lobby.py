@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from roads.goodroads import good_roads_of
 from roads.odds import favourable_bets
-from roads.patterns import PATTERNS, Pattern, good_roads_of
+from roads.patterns import PATTERNS, Pattern
 from roads.scorecard import Scorecard
 
 # The roads a lobby can sort by, in display order.

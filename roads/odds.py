@@ -74,6 +74,13 @@ BETS = (
     "player_bonus",
     "banker_bonus",
 )
+#: The bets each variant's tables offer: Super 6 is the no-commission game's side bet (seed 003
+#: lists it for Zero-commissioni only; its Speed Baccarat pays Banker 0.95:1 and has none).
+OFFERED: dict[str, tuple[str, ...]] = {
+    "standard": tuple(bet for bet in BETS if bet != "super_6"),
+    "no_commission": BETS,
+    "speed": tuple(bet for bet in BETS if bet != "super_6"),
+}
 
 # -- the fixed structure of the first four cards -----------------------------------------------
 
@@ -207,7 +214,7 @@ class Odds:
     @property
     def favourable(self) -> list[str]:
         """The bets whose return is above 100% (the player has the edge)."""
-        return [bet for bet in BETS if self.rtp[bet] > 1]
+        return [bet for bet in self.rtp if self.rtp[bet] > 1]
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -225,10 +232,9 @@ def fresh_shoe(decks: int = DEFAULT_DECKS) -> tuple[int, ...]:
 
 def odds(cards_left: Sequence[int], variant: str = "standard") -> Odds:
     """Exact odds of the next round dealt from ``cards_left`` (52 counts, in
-    :data:`~roads.cards.CARDS` order) and the return of every bet under ``variant``:
-    ``standard`` and ``speed`` pay Banker 0.95:1, ``no_commission`` pays it 1:1 but 0.5:1 on a
-    win with 6. Super 6 (15:1) is offered on no-commission tables; its return is given for every
-    variant."""
+    :data:`~roads.cards.CARDS` order) and the return of every bet the variant's tables offer
+    (:data:`OFFERED`): ``standard`` and ``speed`` pay Banker 0.95:1, ``no_commission`` pays it
+    1:1 but 0.5:1 on a win with 6, and offers Super 6 (15:1)."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
     counts = tuple(int(count) for count in cards_left)
@@ -237,7 +243,9 @@ def odds(cards_left: Sequence[int], variant: str = "standard") -> Odds:
     joint = round_distribution(points_of(counts))
     pairs = pair_probabilities(counts)
     probabilities = _probabilities(joint, pairs)
-    return Odds(variant, sum(counts), probabilities, _returns(probabilities, variant))
+    returns = _returns(probabilities, variant)
+    rtp = {bet: returns[bet] for bet in OFFERED[variant]}
+    return Odds(variant, sum(counts), probabilities, rtp)
 
 
 def _probabilities(joint: np.ndarray, pairs: Mapping[str, float]) -> dict[str, Any]:

@@ -1,9 +1,11 @@
-"""Good Roads: patterns of the Big Road that lobbies list and notify about.
+"""Good Roads: patterns of the Big Road that lobbies list and notify about, in two profiles.
 
 A pattern is judged on the Big Road's LOGICAL columns with ties ignored, as the road stands after
 the latest round; the last column is the one in progress. In a pattern's name X is its side and
-Y the other. The twelve named after the multi-table lobby's (seed 003; the definitions are this
-product's, defaults as below, thresholds configurable):
+Y the other.
+
+**The classic profile** (``classic``): the twelve named after the multi-table lobby's (seed 003;
+the definitions are this product's, defaults as below, thresholds configurable):
 
 - X Streak: the last column is X with length >= 4.
 - X Ping Pong: the last 4 columns all have length 1, and the last column is X.
@@ -15,33 +17,42 @@ product's, defaults as below, thresholds configurable):
 - Change to X: the last column is X and the column before it is a Y streak of length >= 4.
 
 Also: Double Jump (the last 4 columns all have length exactly 2; the last one may be in progress)
-and Sticky Pairs (the last 3 columns all have length >= 2), and custom patterns written as
-column-length expressions (:func:`parse_expression`).
+and Sticky Pairs (the last 3 columns all have length >= 2).
 
-Each check reads only the last few columns, so matching is O(1) and is done when asked, on the
-road as it stands: it is always current without adding work to every round. Finding since when
-a match has held steps back through earlier cells; :func:`good_roads_after` instead carries the
-answer forward one cell, in O(1) per pattern, when the answer before that cell is known.
+**The Asian profile** (``asia``): the twelve good roads lobbies for Chinese-speaking players alert
+on, each with its id (the name's pinyin) and its rule:
+
+- 长庄 ``chang_zhuang`` / 长闲 ``chang_xian``: the last column is Banker (Player) with length >= 4.
+- 单跳 ``dan_tiao``: the last 4 columns all have length 1 (B and P alternate, 4 times or more).
+- 双跳 ``shuang_tiao``: the last 4 columns all have length exactly 2 (BB PP BB PP).
+- 一厅两房 ``yi_ting_liang_fang``: the last 4 columns have lengths 1, 2, 1, 2 (BPP BPP, or
+  PBB PBB: one side's single, the other side's pair, twice).
+- 逢庄跳 ``feng_zhuang_tiao`` / 逢闲跳 ``feng_xian_tiao``: the last 3 Banker (Player) columns each
+  have length 1; the other side's columns may have any length.
+- 逢庄黐 ``feng_zhuang_chi`` / 逢闲黐 ``feng_xian_chi``: the last column is Banker (Player), and the
+  2 Banker (Player) columns before it each have length >= 2.
+- 拍拍黐 ``pai_pai_chi``: the last 2 columns both have length >= 2.
+- 隔黐庄 ``ge_chi_zhuang`` / 隔黐闲 ``ge_chi_xian``: the last 4 Banker (Player) columns have lengths
+  1, >= 2, 1, >= 2 (a single of that side turns into a column of two or more, twice); the other
+  side's columns may have any length.
+
+Every built-in pattern (:data:`PATTERNS`, both profiles) has an id of its own; :data:`PROFILES`
+lists each profile's. A player's own patterns are column-length expressions
+(:mod:`roads.expressions`); which patterns a road matches, and since when, is
+:mod:`roads.goodroads`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-
-from roads.errors import RoadsError
 
 SIDES = ("B", "P")
 SIDE_NAMES = {"B": "Banker", "P": "Player"}
 
 # A pattern test: (sides, lengths) of the logical columns -> whether the road matches now.
 Test = Callable[[Sequence[str], Sequence[int]], bool]
-
-
-class PatternError(RoadsError):
-    """A custom pattern expression that cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -215,154 +226,136 @@ def build_patterns(t: Thresholds = Thresholds()) -> tuple[Pattern, ...]:
     return tuple(patterns)
 
 
-PATTERNS: tuple[Pattern, ...] = build_patterns()
-PATTERNS_BY_ID: dict[str, Pattern] = {pattern.id: pattern for pattern in PATTERNS}
-
-_TERM = re.compile(r"([XY])([1-9][0-9]?)(\+?)")
-MAX_TERMS = 12
+# -- the Asian profile ------------------------------------------------------------------------
 
 
-def _written_form() -> str:
-    """:data:`EXPRESSION_SYNTAX`: a first term, up to five more pairs of terms, then perhaps one
-    more, X and Y alternating throughout (1 + 2 * 5 + 1 = :data:`MAX_TERMS` terms at most)."""
-    x, y = (rf"[{side}{side.lower()}][1-9][0-9]?\+?" for side in "XY")
-    pairs = (MAX_TERMS - 2) // 2
-    return rf"^(?:{x}(?: {y} {x}){{0,{pairs}}}(?: {y})?|{y}(?: {x} {y}){{0,{pairs}}}(?: {x})?)$"
+def last_lengths(*wanted: Callable[[int], bool]) -> Test:
+    """The last ``len(wanted)`` columns' lengths, oldest first, each pass its check."""
+    n = len(wanted)
+    return lambda sides, lengths: (
+        len(lengths) >= n
+        and all(check(length) for check, length in zip(wanted, lengths[-n:], strict=True))
+    )
 
 
-#: An expression as it is written on the wire: what :func:`parse_expression` reads, with terms
-#: separated by single spaces. The same text is a Python and a JSON Schema (ECMA) regular
-#: expression, so the API can state its grammar in its OpenAPI document.
-EXPRESSION_SYNTAX = _written_form()
-
-
-def parse_expression(text: str) -> Pattern:
-    """A custom pattern from a column-length expression such as ``"X1 Y2 X1 Y2"``.
-
-    Terms are separated by spaces; each is a side, ``X`` or ``Y``, then a column length from 1
-    to 99, with ``+`` for "that many or more" (``X2+``). Consecutive terms must alternate X and Y
-    (a change of winner is what starts a column). The expression matches when the last columns,
-    one per term, have those lengths, for either assignment of Banker and Player to X and Y; the
-    last column counts as it stands. Raises :class:`PatternError` naming the problem.
-    """
-    if not isinstance(text, str) or not text.strip():
-        raise PatternError("a pattern expression is terms like 'X1 Y2 X1 Y2' (X2+ = 2 or more)")
-    words = text.split()
-    if len(words) > MAX_TERMS:
-        raise PatternError(f"a pattern expression has at most {MAX_TERMS} terms, not {len(words)}")
-    terms: list[tuple[str, int, bool]] = []
-    for position, word in enumerate(words, start=1):
-        match = _TERM.fullmatch(word.upper())
-        if match is None:
-            raise PatternError(
-                f"term {position} {word!r} is not a column: write X or Y, a length 1-99 and "
-                "optionally + (for example X1, Y2, X3+)"
-            )
-        side, length, more = match.groups()
-        if terms and terms[-1][0] == side:
-            raise PatternError(
-                f"terms {position - 1} and {position} are both {side}: consecutive columns "
-                "always change sides, so the terms must alternate X and Y"
-            )
-        terms.append((side, int(length), bool(more)))
-    canonical = " ".join(f"{s}{n}{'+' if more else ''}" for s, n, more in terms)
+def side_lengths(side: str, *wanted: Callable[[int], bool]) -> Test:
+    """The last ``len(wanted)`` columns of ``side``, oldest first, each pass its check."""
+    n = len(wanted)
 
     def test(sides: Sequence[str], lengths: Sequence[int]) -> bool:
-        if len(lengths) < len(terms):
+        own = _last_of_side(sides, lengths, side, n)
+        return len(own) == n and all(check(x) for check, x in zip(wanted, own, strict=True))
+
+    return test
+
+
+def sticks_again(side: str) -> Test:
+    """The last column is ``side`` and its 2 columns before it each have length >= 2."""
+
+    def test(sides: Sequence[str], lengths: Sequence[int]) -> bool:
+        if not sides or sides[-1] != side:
             return False
-        window = lengths[-len(terms) :]
-        return all(
-            length >= n if more else length == n
-            for (_, n, more), length in zip(terms, window, strict=True)
-        )
+        before = _last_of_side(sides[:-1], lengths[:-1], side, 2)
+        return len(before) == 2 and all(length >= 2 for length in before)
 
-    return Pattern(f"custom:{canonical}", canonical, f"the last columns read {canonical}", test)
+    return test
 
 
-def matching(
-    sides: Sequence[str], lengths: Sequence[int], patterns: Sequence[Pattern] = PATTERNS
-) -> list[Pattern]:
-    """The patterns the road matches now."""
-    return [pattern for pattern in patterns if pattern.test(sides, lengths)]
+def one(length: int) -> bool:
+    return length == 1
 
 
-def since(pattern: Pattern, sides: Sequence[str], lengths: Sequence[int]) -> int | None:
-    """How many Big Road cells ago the current uninterrupted match began: 0 means it began with
-    the latest cell. ``None`` when the road does not match now.
-
-    It steps back one cell at a time (the road as it stood before each earlier result) while the
-    pattern still held, so it costs as many steps as the match is old.
-    """
-    sides, lengths = list(sides), list(lengths)
-    if not pattern.test(sides, lengths):
-        return None
-    back = 0
-    while True:
-        if lengths[-1] > 1:
-            lengths[-1] -= 1
-        else:
-            sides.pop()
-            lengths.pop()
-        if not lengths or not pattern.test(sides, lengths):
-            return back
-        back += 1
+def two(length: int) -> bool:
+    return length == 2
 
 
-def good_roads_of(
-    sides: Sequence[str],
-    lengths: Sequence[int],
-    cell_rounds: Sequence[int],
-    patterns: Sequence[Pattern] = PATTERNS,
-) -> list[dict[str, object]]:
-    """The patterns a Big Road matches now, each with ``since_round``: the (1-based) round of the
-    cell from which it has held without a break. ``cell_rounds`` holds the 0-based round index of
-    every Big Road cell, in order."""
-    found: list[dict[str, object]] = []
-    for pattern in matching(sides, lengths, patterns):
-        back = since(pattern, sides, lengths)
-        assert back is not None  # it matches
-        found.append(
-            {"pattern": pattern.id, "name": pattern.name, "since_round": cell_rounds[-1 - back] + 1}
-        )
-    return found
+def two_or_more(length: int) -> bool:
+    return length >= 2
 
 
-def good_roads_after(
-    previous: Sequence[Mapping[str, object]],
-    sides: Sequence[str],
-    lengths: Sequence[int],
-    cell_rounds: Sequence[int],
-    patterns: Sequence[Pattern] = PATTERNS,
-) -> list[dict[str, object]]:
-    """:func:`good_roads_of` the road, given ``previous``: its answer for the same road without
-    its latest cell. A pattern that held then and holds now has held without a break since the
-    same round; one that holds now only began with the latest cell."""
-    before = {found["pattern"]: found["since_round"] for found in previous}
-    latest = cell_rounds[-1] + 1
-    return [
-        {"pattern": pattern.id, "name": pattern.name, "since_round": before.get(pattern.id, latest)}
-        for pattern in matching(sides, lengths, patterns)
-    ]
+def build_asia_patterns() -> tuple[Pattern, ...]:
+    """The Asian profile's twelve, in its lobbies' order (see the module doc)."""
+    long_ = {side: streak(side, Thresholds(streak=4)) for side in SIDES}
+    return (
+        Pattern(
+            "chang_zhuang",
+            "Long Banker",
+            "the last column is Banker with 4 or more in a row",
+            long_["B"],
+        ),
+        Pattern(
+            "chang_xian",
+            "Long Player",
+            "the last column is Player with 4 or more in a row",
+            long_["P"],
+        ),
+        Pattern(
+            "dan_tiao",
+            "Ping Pong",
+            "the last 4 columns are single results: Banker and Player alternate",
+            last_lengths(one, one, one, one),
+        ),
+        Pattern(
+            "shuang_tiao",
+            "Double Ping Pong",
+            "the last 4 columns are two each: BB PP BB PP",
+            last_lengths(two, two, two, two),
+        ),
+        Pattern(
+            "yi_ting_liang_fang",
+            "One Hall Two Rooms",
+            "the last 4 columns are one, two, one, two: BPP BPP or PBB PBB",
+            last_lengths(one, two, one, two),
+        ),
+        Pattern(
+            "feng_zhuang_tiao",
+            "Banker Always Jumps",
+            "the last 3 Banker columns are single",
+            side_lengths("B", one, one, one),
+        ),
+        Pattern(
+            "feng_xian_tiao",
+            "Player Always Jumps",
+            "the last 3 Player columns are single",
+            side_lengths("P", one, one, one),
+        ),
+        Pattern(
+            "feng_zhuang_chi",
+            "Banker Always Sticks",
+            "Banker again after 2 Banker columns of two or more",
+            sticks_again("B"),
+        ),
+        Pattern(
+            "feng_xian_chi",
+            "Player Always Sticks",
+            "Player again after 2 Player columns of two or more",
+            sticks_again("P"),
+        ),
+        Pattern(
+            "pai_pai_chi",
+            "Side by Side Sticks",
+            "the last 2 columns are two or more each",
+            last_lengths(two_or_more, two_or_more),
+        ),
+        Pattern(
+            "ge_chi_zhuang",
+            "Banker Sticks Every Other",
+            "the last 4 Banker columns are one, two or more, one, two or more",
+            side_lengths("B", one, two_or_more, one, two_or_more),
+        ),
+        Pattern(
+            "ge_chi_xian",
+            "Player Sticks Every Other",
+            "the last 4 Player columns are one, two or more, one, two or more",
+            side_lengths("P", one, two_or_more, one, two_or_more),
+        ),
+    )
 
 
-# The built-in patterns' last answer for a Big Road: (its cell count then, the answer as
-# (pattern id, name, since_round) triples).
-Known = tuple[int, tuple[tuple[str, str, int], ...]]
-
-
-def good_roads_carried(
-    known: Known | None, sides: Sequence[str], lengths: Sequence[int], cell_rounds: Sequence[int]
-) -> tuple[list[dict[str, object]], Known]:
-    """The built-in patterns the road matches now, and what to keep for the next call. Asked
-    after every cell (a lobby asks after every round), the answer is carried forward from the
-    last one (:func:`good_roads_after`); asked again with no new cell, it is the last one."""
-    cells = len(cell_rounds)
-    if known is not None and known[0] == cells:
-        found = [{"pattern": p, "name": n, "since_round": r} for p, n, r in known[1]]
-    elif known is not None and known[0] == cells - 1:
-        previous = [{"pattern": p, "since_round": r} for p, _, r in known[1]]
-        found = good_roads_after(previous, sides, lengths, cell_rounds)
-    else:
-        found = good_roads_of(sides, lengths, cell_rounds)
-    kept = tuple((g["pattern"], g["name"], g["since_round"]) for g in found)
-    return found, (cells, kept)  # type: ignore[return-value]
+CLASSIC: tuple[Pattern, ...] = build_patterns()
+ASIA: tuple[Pattern, ...] = build_asia_patterns()
+#: Each profile's patterns, in its lobbies' order; ``classic`` first (the default).
+PROFILES: dict[str, tuple[Pattern, ...]] = {"classic": CLASSIC, "asia": ASIA}
+#: Every built-in pattern: the ones a lobby tracks, whatever profile a player watches.
+PATTERNS: tuple[Pattern, ...] = CLASSIC + ASIA
+PATTERNS_BY_ID: dict[str, Pattern] = {pattern.id: pattern for pattern in PATTERNS}

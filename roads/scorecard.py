@@ -22,8 +22,9 @@ from roads.columns import runs_of
 from roads.composition import DEFAULT_DECKS, Composition
 from roads.derived import DERIVED_ROADS, DerivedRoad
 from roads.errors import RoundError, ShoeError
+from roads.goodroads import Known, good_roads_carried, good_roads_of
 from roads.grid import TAILS, Tail
-from roads.patterns import PATTERNS, Known, Pattern, good_roads_carried, good_roads_of
+from roads.patterns import PATTERNS, Pattern
 from roads.probe import NO_PROBE, Marks, probe_dict, probe_marks
 from roads.round import RESULTS, Round
 from roads.roundlog import RoundLog
@@ -72,7 +73,7 @@ class Scorecard:
             DerivedRoad(name, k, tail) for name, k in DERIVED_ROADS
         )
         self._probe = NO_PROBE
-        # The built-in Good Roads as last asked (see roads.patterns.good_roads_carried).
+        # The built-in Good Roads as last asked (see roads.goodroads.good_roads_carried).
         self._good: Known | None = None
 
     # -- building ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from redis.cluster import RedisCluster
 
 from api.storage.lobbyscript import LobbyPublish
 from api.storage.records import round_of
-from roads import PATTERNS, Scorecard
+from roads import PATTERNS, PROFILES, Scorecard
 from roads.lobby import summary
 from roads.simulator import deal_shoe
 
@@ -29,12 +29,52 @@ def by_id(answer):
     return {tile["table"]: tile for tile in answer["tables"]}
 
 
-def test_patterns_lists_every_built_in_pattern(client):
+def test_patterns_lists_a_profiles_built_in_patterns(client):
     answer = client.get("/v1/patterns").json
-    assert [p["id"] for p in answer["patterns"]] == [p.id for p in PATTERNS]
-    assert len(answer["patterns"]) == 14
+    assert answer["profile"] == "classic" and answer["profiles"] == ["classic", "asia"]
+    assert [p["id"] for p in answer["patterns"]] == [p.id for p in PROFILES["classic"]]
     assert all(p["name"] and p["description"] for p in answer["patterns"])
     assert "X1 Y2" in answer["custom"]
+    asia = client.get("/v1/patterns?profile=asia").json["patterns"]
+    assert [p["id"] for p in asia] == [p.id for p in PROFILES["asia"]]
+    assert {p.id for p in PATTERNS} == {p["id"] for p in answer["patterns"] + asia}
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "custom"),
+    [
+        ("?lang=it", "Serie Banco", "Esempio"),
+        ("?lang=nl", "Reeks Bank", "Voorbeeld"),
+        ("?lang=ro", "Serie Bancher", "Exemplu"),
+        ("?lang=id", "Beruntun Banker", "Contoh"),
+        ("?lang=zh-Hans", "庄连", "例如"),
+        ("?lang=zh-Hans&profile=asia", "长庄", "例如"),
+        ("?lang=en", "Banker Streak", "Example"),
+    ],
+)
+def test_patterns_are_named_in_the_players_language(client, query, first, custom):
+    answer = client.get(f"/v1/patterns{query}").json
+    assert answer["patterns"][0]["name"] == first and custom in answer["custom"]
+    assert answer["lang"] == (query.split("lang=")[1].split("&")[0])
+
+
+def test_an_unknown_language_or_profile_is_a_400(client):
+    for query in ("?lang=fr", "?lang=zh", "?profile=vegas"):
+        answer = client.get(f"/v1/patterns{query}")
+        assert answer.status_code == 400 and answer.json["message"]
+
+
+def test_good_roads_of_the_asian_profile(client):
+    feed(client, "BPPBPP", table="hall")  # BPP BPP: 一厅两房
+    feed(client, "PBPB", table="jumps")  # single columns, 4: 单跳
+    found = good(client, "?profile=asia")
+    assert ("hall", "yi_ting_liang_fang", 6) in found and ("jumps", "dan_tiao", 4) in found
+    assert {pattern for _, pattern, _ in found} <= {p.id for p in PROFILES["asia"]}
+    assert good(client, "?patterns=dan_tiao") == [("jumps", "dan_tiao", 4)]
+    # Both profiles at once, by their ids or a profile and ids.
+    mixed = good(client, "?patterns=banker_one_two&profile=asia")
+    # (One-Two holds from round 5: a Player column in progress with one may end it.)
+    assert ("hall", "banker_one_two", 5) in mixed and ("hall", "yi_ting_liang_fang", 6) in mixed
 
 
 def test_every_tile_equals_the_summary_of_a_scorecard_of_its_rounds(client):
@@ -276,5 +316,6 @@ def test_the_lobby_always_equals_a_scorecard_of_the_stored_rounds(backend, redis
         expected = summary(Scorecard.from_rounds(rounds))
         tile = by_id(tiles(client))[table]
         assert {k: tile[k] for k in expected} == expected
-        members = {(p, s) for t, p, s in good(client) if t == table}
+        every = ",".join(pattern.id for pattern in PATTERNS)  # both profiles
+        members = {(p, s) for t, p, s in good(client, f"?patterns={every}") if t == table}
         assert members == {(g["pattern"], g["since_round"]) for g in expected["good_roads"]}

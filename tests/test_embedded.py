@@ -36,10 +36,11 @@ def test_embedded_lobby_good_roads_and_events():
     kinds = []
     for chunk in stream.response:
         kinds += [event["event"] for event in sse_events(chunk.decode())]  # one or several
-        if len(kinds) >= 7:
+        if len(kinds) >= 8:
             break
     stream.close()
-    assert kinds == ["shoe", "round", "round", "round", "round", "round", "good_road"]
+    # Banker 4 in a row starts two Good Roads: Banker Streak and 长庄 (chang_zhuang).
+    assert kinds == ["shoe", "round", "round", "round", "round", "round", "good_road", "good_road"]
 
 
 def test_embedded_pictures_follow_new_rounds():

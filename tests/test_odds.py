@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from roads.cards import CARDS
 from roads.odds import (
     BETS,
+    OFFERED,
     PUBLISHED_NO_COMMISSION,
     PUBLISHED_STANDARD_BANKER,
     cards_left_by_rank,
@@ -202,3 +203,13 @@ def test_cards_left_by_rank():
     assert cards_left_by_rank(fresh_shoe()) == dict.fromkeys(
         ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"], 32
     )
+
+
+@pytest.mark.parametrize("variant", ["standard", "speed"])
+def test_super_6_is_a_no_commission_bet_only(variant):
+    # A shoe of sixes and court cards: a Banker win with six is likely, and Super 6 would pay.
+    sixes = [8 if card.rank in (6, 10, 11, 12, 13) else 0 for card in CARDS]
+    assert "super_6" in odds(sixes, "no_commission").favourable
+    offered = odds(sixes, variant)
+    assert "super_6" not in offered.rtp and "super_6" not in offered.favourable
+    assert set(offered.rtp) == set(OFFERED[variant]) == set(BETS) - {"super_6"}

@@ -6,16 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from roads import PATTERNS, PatternError, Scorecard, parse_expression
-from roads.patterns import (
-    EXPRESSION_SYNTAX,
-    MAX_TERMS,
-    PATTERNS_BY_ID,
-    Thresholds,
-    build_patterns,
-    matching,
-    since,
-)
+from roads import PATTERNS, PROFILES, PatternError, Scorecard, parse_expression
+from roads.expressions import EXPRESSION_SYNTAX, MAX_TERMS
+from roads.goodroads import matching, since
+from roads.patterns import PATTERNS_BY_ID, Thresholds, build_patterns
 
 from .strategies import results
 
@@ -61,7 +55,8 @@ def test_patterns_on_worked_roads(results, expected, absent):
 
 
 def test_the_patterns_are_served_with_ids_names_and_descriptions():
-    assert len(PATTERNS) == 14 and len(PATTERNS_BY_ID) == 14
+    assert [len(PROFILES["classic"]), len(PROFILES["asia"])] == [14, 12]
+    assert len(PATTERNS) == len(PATTERNS_BY_ID) == 26  # every id its own
     assert [p.id for p in PATTERNS[:4]] == [
         "banker_streak",
         "player_streak",
@@ -69,6 +64,72 @@ def test_the_patterns_are_served_with_ids_names_and_descriptions():
         "player_ping_pong",
     ]
     assert all(p.name and p.description for p in PATTERNS)
+
+
+# The Asian profile's rules (roads/patterns.py), each on roads that match it and roads that do
+# not: (results dealt, the road's columns, whether it matches).
+ASIA_EXAMPLES = {
+    # 长庄 / 长闲: 4 or more of one side in a row.
+    "chang_zhuang": [("PBBBB", True), ("BTBTBB", True), ("PBBB", False), ("BBBBP", False)],
+    "chang_xian": [("BPPPP", True), ("BPPPPPPP", True), ("PPPB", False)],
+    # 单跳: single columns alternate, 4 of them or more.
+    "dan_tiao": [("BPBP", True), ("BBPBPB", True), ("BPB", False), ("BPBPP", False)],
+    # 双跳: columns of exactly two, 4 of them.
+    "shuang_tiao": [
+        ("BBPPBBPP", True),
+        ("PPBBPPBB", True),
+        ("BBPPBBP", False),  # the last column has one so far
+        ("BBPPBBPPP", False),
+        ("BBBPPBBPPBB", True),  # 3 2 2 2 2: only the last 4 columns count
+    ],
+    # 一厅两房: one, two, one, two: BPP BPP or PBB PBB.
+    "yi_ting_liang_fang": [
+        ("BPPBPP", True),
+        ("PBBPBB", True),
+        ("BPPBP", False),
+        ("BPPBPPB", False),
+        ("BPPPBPP", False),
+    ],
+    # 逢庄跳 / 逢闲跳: the side's last 3 columns are single; the other side's any length.
+    "feng_zhuang_tiao": [("BPPBPPPB", True), ("BPBP", False), ("BPBBPB", False)],
+    "feng_xian_tiao": [("PBPBBBP", True), ("PBPBBBPP", False)],
+    # 逢庄黐 / 逢闲黐: the side's two previous columns each 2+, and it appears again.
+    "feng_zhuang_chi": [
+        ("BBPBBPB", True),
+        ("BBPBBPBBB", True),
+        ("BBPBPB", False),
+        ("BBPBBP", False),  # Banker has not appeared again yet
+    ],
+    "feng_xian_chi": [("PPBPPPBP", True), ("PPBPBP", False)],
+    # 拍拍黐: the last 2 columns both 2+.
+    "pai_pai_chi": [("BBPP", True), ("PBBBPP", True), ("BBP", False), ("BPP", False)],
+    # 隔黐庄 / 隔黐闲: a single of the side turns into a 2+ column, twice.
+    "ge_chi_zhuang": [
+        ("BPBBPBPBB", True),
+        ("BPBBPBPBBBP", True),  # Player after it: the Banker columns still read 1, 3, 1, 3
+        ("BPBBPBB", False),
+        ("BBPBPBBPB", False),  # 2, 1, 2, 1: the other way round
+    ],
+    "ge_chi_xian": [("PBPPBPBPP", True), ("PBPPBPP", False)],
+}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "results", "matches"),
+    [
+        (pattern, results, matches)
+        for pattern, cases in ASIA_EXAMPLES.items()
+        for results, matches in cases
+    ],
+)
+def test_the_asian_good_roads_on_worked_roads(pattern, results, matches):
+    assert PATTERNS_BY_ID[pattern].matches(*columns_of(results)) is matches
+
+
+def test_every_asian_good_road_has_worked_examples_both_ways():
+    assert set(ASIA_EXAMPLES) == {p.id for p in PROFILES["asia"]}
+    for cases in ASIA_EXAMPLES.values():
+        assert {matches for _, matches in cases} == {True, False}
 
 
 def test_thresholds_are_configuration():
@@ -167,10 +228,12 @@ def test_since_is_where_the_current_run_of_matches_began(results):
 
 
 def test_scorecard_good_roads_report_the_round_they_hold_from():
-    scorecard = Scorecard.from_rounds("BPPBPTPBP")
+    scorecard = Scorecard.from_rounds("BPPBPTPBP")  # columns B1 P2 B1 P2 B1 P1
     assert scorecard.good_roads() == [
         {"pattern": "banker_one_two", "name": "Banker One-Two", "since_round": 5},
         {"pattern": "banker_sandwich", "name": "Banker Sandwich", "since_round": 8},
+        {"pattern": "feng_zhuang_tiao", "name": "Banker Always Jumps", "since_round": 8},
+        {"pattern": "feng_xian_chi", "name": "Player Always Sticks", "since_round": 9},
     ]
     assert scorecard.good_roads([parse_expression("X1 Y2")]) == []
     assert Scorecard().good_roads() == []

@@ -2,43 +2,65 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+
 from flask import Response
 from flask_smorest import Blueprint
 
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.auth import HEADER, reads_odds
+from api.http.catalogues import catalogue, pattern_text
 from api.http.compression import keep_compressed
 from api.http.parsing import QueryMemoParser
-from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema
+from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema, PatternsQuerySchema
 from api.http.responses import GoodRoadsSchema, PatternsSchema, TablesSchema
 from api.metrics import read_cache
 from api.storage.lobby import sorted_by_streak, without_edge
-from roads.patterns import PATTERNS, Pattern, parse_expression
+from roads.expressions import parse_expression
+from roads.patterns import PROFILES, Pattern
 
 blp = Blueprint(
     "lobby", __name__, description="The multi-table lobby: every table at once, Good Roads."
 )
 blp.ARGUMENTS_PARSER = QueryMemoParser()  # every lobby client sends the same few queries
 
-CUSTOM_HELP = (
-    "Terms separated by spaces, one per column, the newest last: X or Y (X is either side, Y the "
-    "other), then the column's length, with + for 'that many or more'. Example: 'X1 Y2 X1 Y2'."
-)
-PATTERN_LIST = dumps(
-    {
-        "patterns": [{"id": p.id, "name": p.name, "description": p.description} for p in PATTERNS],
-        "custom": CUSTOM_HELP,
-    }
-)
+
+@functools.cache
+def pattern_list(profile: str, lang: str) -> tuple[bytes, str]:
+    """The answer of ``/v1/patterns`` for a profile and a language, and its ETag (made once)."""
+    patterns = []
+    for pattern in PROFILES[profile]:
+        name, description = pattern_text(lang, pattern.id)
+        patterns.append({"id": pattern.id, "name": name, "description": description})
+    body = dumps(
+        {
+            "profile": profile,
+            "profiles": list(PROFILES),
+            "lang": lang,
+            "patterns": patterns,
+            "custom": catalogue(lang)["patterns.custom_help"],
+        }
+    )
+    return body, etag_of("patterns", hashlib.sha1(body).hexdigest())
 
 
 @blp.route("/v1/patterns")
+@blp.arguments(PatternsQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, PatternsSchema)
-def patterns():
-    """The built-in Good Roads patterns, and how to write your own.
+def patterns(query):
+    """The built-in Good Roads patterns of a profile, and how to write your own.
 
-    Each pattern with its id, name and a one-line description."""
-    return json_response(PATTERN_LIST, etag_of("patterns", len(PATTERN_LIST)))
+    Each pattern with its id, name and a one-line description, in ``lang`` (the lobby page's
+    languages). ``profile=classic`` (the default) has the multi-table lobby's twelve and two
+    more; ``profile=asia`` the twelve good roads of Asian lobbies (长庄, 单跳, 一厅两房 ...).
+    Every built-in pattern, of either profile, can be asked for in ``/v1/good-roads`` and
+    comes in the ``good_road`` events."""
+    body, etag = pattern_list(query["profile"], query["lang"])
+    unchanged = not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    return json_response(body, etag)
 
 
 @blp.route("/v1/tables", methods=["GET"])
@@ -96,10 +118,12 @@ def good_roads(query):
 
     One item per (table, pattern) with the round the pattern holds from and the table's tile.
     ``patterns`` picks built-in ones (comma-separated
-    ids), ``custom`` adds your own (``X1 Y2 X1 Y2``); neither means every built-in pattern."""
+    ids), ``profile`` a whole profile's, ``custom`` adds your own (``X1 Y2 X1 Y2``); none of
+    them means the classic profile."""
     chosen, custom = _built_in(query.get("patterns")), _custom(query.get("custom") or [])
-    if not chosen and not custom:
-        chosen = [pattern.id for pattern in PATTERNS]
+    profile = query.get("profile") or ("classic" if not chosen and not custom else None)
+    if profile is not None:
+        chosen = list(dict.fromkeys([*chosen, *(pattern.id for pattern in PROFILES[profile])]))
     lobby = services().lobby
     found = lobby.members(chosen) + (lobby.custom_members(custom) if custom else [])
     found.sort(key=lambda item: (item[0], item[1]))

@@ -9,16 +9,12 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 from webargs.fields import DelimitedList
 
+from api.http.catalogues import LANGUAGES
 from api.live.events import BAD_EVENT_ID, EVENT_ID
 from roads import VARIANTS
+from roads.expressions import EXPRESSION_SYNTAX, PatternError, parse_expression
 from roads.lobby import LOBBY_ROADS
-from roads.patterns import (
-    EXPRESSION_SYNTAX,
-    PATTERNS,
-    PATTERNS_BY_ID,
-    PatternError,
-    parse_expression,
-)
+from roads.patterns import PATTERNS, PATTERNS_BY_ID, PROFILES
 
 
 class StrictBoolean(fields.Boolean):
@@ -250,6 +246,19 @@ _ONE_ID = "(?:" + "|".join(re.escape(pattern.id) for pattern in PATTERNS) + ")"
 PATTERN_IDS = f"^(?:{_ONE_ID}(?:,{_ONE_ID})*)?$"
 
 
+class PatternsQuerySchema(ma.Schema):
+    profile = fields.String(
+        load_default="classic",
+        validate=validate.OneOf(list(PROFILES)),
+        metadata={"description": "Which built-in patterns: ``classic`` or ``asia``."},
+    )
+    lang = fields.String(
+        load_default="en",
+        validate=validate.OneOf(LANGUAGES),
+        metadata={"description": "The language of the names and descriptions."},
+    )
+
+
 class GoodRoadsQuerySchema(ma.Schema):
     patterns = fields.String(
         validate=[_pattern_ids, Matches(PATTERN_IDS, "pattern ids are separated by commas")],
@@ -267,6 +276,10 @@ class GoodRoadsQuerySchema(ma.Schema):
         ),
         validate=validate.Length(max=8),
         metadata={"description": "A pattern of your own, e.g. ``X1 Y2 X1 Y2`` (repeatable)."},
+    )
+    profile = fields.String(
+        validate=validate.OneOf(list(PROFILES)),
+        metadata={"description": "Every pattern of a profile (``classic`` or ``asia``)."},
     )
 
 

@@ -203,6 +203,9 @@ class PatternSchema(ma.Schema):
 
 
 class PatternsSchema(ma.Schema):
+    profile = fields.String(required=True)
+    profiles = fields.List(fields.String(), required=True)
+    lang = fields.String(required=True)
     patterns = fields.List(fields.Nested(PatternSchema), required=True)
     custom = fields.String(
         required=True, metadata={"description": "How to write a pattern of your own."}
@@ -288,9 +291,10 @@ class ProbabilitiesSchema(ma.Schema):
     banker_bonus = fields.Nested(BonusOutcomesSchema, required=True)
 
 
-# One return per bet of roads.odds.BETS, each a fraction (0.9894).
+# One return per bet the table's variant offers (roads.odds.OFFERED: Super 6 on no-commission
+# tables only), each a fraction (0.9894).
 ReturnsSchema = ma.Schema.from_dict(
-    {bet: fields.Float(required=True) for bet in BETS}, name="ReturnsSchema"
+    {bet: fields.Float(required=bet != "super_6") for bet in BETS}, name="ReturnsSchema"
 )
 
 
