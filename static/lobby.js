@@ -1,57 +1,37 @@
-// The lobby page: plain JavaScript over the public API (/v1/tables, /v1/good-roads,
+// The lobby page: plain JavaScript modules over the public API (/v1/tables, /v1/good-roads,
 // /v1/patterns, /v1/events and the PNG roads). No build step.
 //
 // Tiles update from the lobby channel (each round event carries the table's tile); the table
 // view keeps its roads document by the road patches of its table's channel (./roadfeed.js).
-import { RoadFeed } from "./roadfeed.js";
+// Modules: i18n.js (languages), router.js (deep links), tiles.js, tableview.js, goodroads.js.
+import { GoodRoads } from "./goodroads.js";
+import { chosenLanguage, current, LANGUAGES, t, useLanguage } from "./i18n.js";
+import { prefs } from "./prefs.js";
+import { Router } from "./router.js";
+import { TableView } from "./tableview.js";
+import { el, roadName, tileNode } from "./tiles.js";
 
-const ROAD_NAMES = {
-  big_road: "Big Road",
-  big_eye_boy: "Big Eye Boy",
-  small_road: "Small Road",
-  cockroach_road: "Cockroach Road",
-};
-const SIDE_LETTER = { B: "B", P: "P", red: "R", blue: "B" };
-const BET_NAMES = {
-  player: "Player", banker: "Banker", tie: "Tie", super_6: "Super 6",
-  player_pair: "Player Pair", banker_pair: "Banker Pair", either_pair: "Either Pair",
-  perfect_pair: "Perfect Pair", player_bonus: "Player Bonus", banker_bonus: "Banker Bonus",
-};
-const percent = (fraction) => `${(100 * fraction).toFixed(2)}%`;
-const store = {
-  get: (key, fallback) => {
-    try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
-  },
-  set: (key, value) => localStorage.setItem(key, JSON.stringify(value)),
-};
+const SEARCH_FROM = 13; // tables from which the lobby offers a search box
 
 const state = {
   tab: "all",
-  road: store.get("lobby.road", "big_road"),
-  sorted: store.get("lobby.sorted", true),
-  theme: store.get("lobby.theme", null) ||
+  road: prefs.get("lobby.road", "big_road"),
+  sorted: prefs.get("lobby.sorted", true),
+  theme: prefs.get("lobby.theme", null) ||
     (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"),
-  watched: new Set(store.get("lobby.watched", ["banker_streak", "player_streak"])),
-  patterns: [],
+  favourites: new Set(prefs.get("lobby.favourites", [])),
+  filter: { text: "", variant: "", favourites: false },
   tiles: new Map(), // table id -> tile (summary) from /v1/tables
   order: [], // table ids in display order; re-sorted only when the player asks
   badgeCursor: null,
-  open: null, // table id shown in the table view
-  feed: null, // its RoadFeed
-  ask: null,
 };
 
 const $ = (selector) => document.querySelector(selector);
-const el = (tag, props = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((child) => child != null));
-  return node;
-};
 
 // The odds and the edge flags need a read key (unless the operator made them public): a lobby
 // link may carry one (?key=...), kept for the next visits.
-const readKey = new URLSearchParams(location.search).get("key") ?? store.get("lobby.key", null);
-if (readKey) store.set("lobby.key", readKey);
+const readKey = new URLSearchParams(location.search).get("key") ?? prefs.get("lobby.key", null);
+if (readKey) prefs.set("lobby.key", readKey);
 const keyHeaders = readKey ? { "X-API-Key": readKey } : {};
 
 async function getJSON(url) {
@@ -60,24 +40,26 @@ async function getJSON(url) {
   return answer.json();
 }
 
-// Pictures are fetched (revalidated by ETag) and shown from a blob, so a new round's picture
-// replaces the old one even though its URL is the same.
-const pictureUrls = new WeakMap();
-async function showPicture(img, url) {
-  try {
-    const answer = await fetch(url, { cache: "no-cache" });
-    if (!answer.ok) return;
-    const blobUrl = URL.createObjectURL(await answer.blob());
-    const old = pictureUrls.get(img);
-    img.src = blobUrl;
-    pictureUrls.set(img, blobUrl);
-    if (old) URL.revokeObjectURL(old);
-  } catch { /* the next event retries */ }
-}
+const router = new Router((route) => show(route));
+const goodRoads = new GoodRoads({ getJSON, view: () => view(), render: () => render() });
+const tableView = new TableView({
+  tile: (id) => state.tiles.get(id),
+  theme: () => state.theme,
+  readKey,
+  onClose: () => router.closeTable(),
+});
 
-function roadPicture(table, road, extra = "") {
-  const cols = road === "big_road" ? 24 : 32;
-  return `/v1/tables/${encodeURIComponent(table)}/roads/${road}.png?cols=${cols}&theme=${state.theme}${extra}`;
+// What a tile shows and does (see tiles.js).
+function view() {
+  return {
+    road: state.road,
+    theme: state.theme,
+    favourites: state.favourites,
+    watched: goodRoads.watched,
+    shownPatterns: goodRoads.shownPatterns(),
+    onOpen: (table) => router.go({ tab: state.tab, table }),
+    onFavourite: toggleFavourite,
+  };
 }
 
 // -- lobby data ----------------------------------------------------------------------------
@@ -89,16 +71,15 @@ async function loadTables() {
   const answer = await getJSON(`/v1/tables?${query}`);
   if (state.badgeCursor === null) state.badgeCursor = answer.cursor;
   const known = new Set(state.order);
-  const fresh = answer.tables.map((tile) => tile.table);
   state.tiles = new Map(answer.tables.map((tile) => [tile.table, tile]));
   // Keep the order the player last sorted by; new tables go at the end.
   state.order = state.order.filter((id) => state.tiles.has(id))
-    .concat(fresh.filter((id) => !known.has(id)));
+    .concat(answer.tables.map((tile) => tile.table).filter((id) => !known.has(id)));
   const badge = $("#badge");
   badge.hidden = !state.sorted || !answer.grown;
   badge.textContent = answer.grown || "";
-  badge.title = `${answer.grown || 0} tables' current run grew since you sorted`;
-  renderTiles();
+  badge.title = t("sort.badge", { n: answer.grown || 0 });
+  render();
 }
 
 function resort() {
@@ -107,104 +88,39 @@ function resort() {
   return loadTables();
 }
 
-async function loadPatterns() {
-  const answer = await getJSON("/v1/patterns");
-  state.patterns = answer.patterns;
-  const list = $("#pattern-list");
-  list.replaceChildren(...answer.patterns.map((pattern) => {
-    const box = el("input", { type: "checkbox", value: pattern.id, checked: state.watched.has(pattern.id) });
-    box.addEventListener("change", () => {
-      if (box.checked) state.watched.add(pattern.id); else state.watched.delete(pattern.id);
-      store.set("lobby.watched", [...state.watched]);
-      renderTiles();
-      loadGoodRoads();
-    });
-    return el("label", { title: pattern.description }, box, pattern.name);
-  }));
+// -- the All tables view -------------------------------------------------------------------
+
+const folded = (text) => text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+
+function shown(tile) {
+  const { text, variant, favourites } = state.filter;
+  return (!text || folded(tile.name).includes(folded(text)) || folded(tile.table).includes(folded(text)))
+    && (!variant || tile.variant === variant)
+    && (!favourites || state.favourites.has(tile.table));
 }
 
-function patternName(id) {
-  return state.patterns.find((p) => p.id === id)?.name ?? id;
-}
-
-async function loadGoodRoads() {
-  const status = $("#good-status");
-  const grid = $("#good-tiles");
-  if (!state.watched.size) {
-    status.textContent = "Tick the patterns you want to watch.";
-    grid.replaceChildren();
-    updateGoodCount(0);
-    return;
+function render() {
+  const total = state.order.length;
+  $("#search-box").hidden = total < SEARCH_FROM;
+  // Favourites first, each group in the order the player sorted by.
+  const ids = [...state.order].sort((a, b) => state.favourites.has(b) - state.favourites.has(a));
+  const tiles = ids.map((id) => state.tiles.get(id)).filter(shown);
+  const current_ = view();
+  $("#tiles").replaceChildren(...tiles.map((tile) => tileNode(tile, current_)));
+  const order = state.sorted ? t("status.sorted", { road: roadName(state.road) }) : t("status.by_name");
+  let status = total ? `${t("status.count", { n: total })} · ${order}` : t("status.none");
+  if (total && tiles.length < total) {
+    status = tiles.length ? `${t("status.filtered", { n: tiles.length, total })} · ${order}` : t("status.no_match");
   }
-  const answer = await getJSON(`/v1/good-roads?patterns=${[...state.watched].join(",")}`);
-  const byTable = new Map();
-  for (const item of answer.good_roads) {
-    const entry = byTable.get(item.table) ?? { tile: item.summary, found: [] };
-    entry.found.push(item);
-    byTable.set(item.table, entry);
-  }
-  status.textContent = byTable.size
-    ? `${byTable.size} table${byTable.size > 1 ? "s" : ""} match a watched pattern now.`
-    : "No table matches a watched pattern right now; they appear here the moment one does.";
-  grid.replaceChildren(...[...byTable.values()].map(({ tile, found }) =>
-    tileNode(tile, found.map((f) => `${patternName(f.pattern)} · since round ${f.since_round}`))));
-  updateGoodCount(byTable.size);
+  $("#status").textContent = status;
 }
 
-function updateGoodCount(count) {
-  const badge = $("#good-count");
-  badge.hidden = !count;
-  badge.textContent = count;
-}
-
-// -- rendering -----------------------------------------------------------------------------
-
-function tileNode(tile, labels = null) {
-  const streak = tile.streaks[state.road].current;
-  const watched = tile.good_roads.filter((g) => state.watched.has(g.pattern));
-  // A table named before its first shoe has no road to draw yet: say so, not a broken image.
-  let img = el("div", { className: "road placeholder", textContent: "Waiting for the first shoe" });
-  if (tile.shoe) {
-    img = el("img", { className: "road", alt: `${ROAD_NAMES[state.road]} of ${tile.name}`, loading: "lazy" });
-    showPicture(img, roadPicture(tile.table, state.road));
-  }
-  const recent = el("div", { className: "recent" },
-    ...tile.recent.slice(-8).map((r) => el("span", { className: `dot ${r}`, textContent: r })));
-  const tags = (labels ?? tile.good_roads.map((g) => patternName(g.pattern)))
-    .map((text, i) => el("span", {
-      className: `tag${labels || state.watched.has(tile.good_roads[i]?.pattern) ? " watched" : ""}`,
-      textContent: text,
-    }));
-  const edges = Object.entries(tile.edge ?? {}).map(([bet, rtp]) =>
-    el("span", { className: "tag edge", title: "This bet returns over 100% now", textContent: `${BET_NAMES[bet] ?? bet} ${percent(rtp)}` }));
-  const node = el("article", {
-    className: `tile${watched.length ? " gold" : ""}`,
-    tabIndex: 0,
-  },
-  el("div", { className: "tile-head" },
-    el("h3", { textContent: tile.name }),
-    el("span", { className: "variant", textContent: tile.variant.replace("_", " ") }),
-    el("span", { className: "muted", textContent: `${tile.rounds_played} rounds` })),
-  img,
-  el("div", { className: "tile-foot" }, recent,
-    el("span", {
-      className: `streak ${streak.side ?? ""}`,
-      title: `Current run on the ${ROAD_NAMES[state.road]}; longest ${tile.streaks[state.road].longest.length}`,
-      textContent: streak.side ? `${SIDE_LETTER[streak.side]} × ${streak.length}` : "–",
-    })),
-  tags.length || edges.length ? el("div", { className: "tags" }, ...tags, ...edges) : null);
-  node.dataset.table = tile.table;
-  node.addEventListener("click", () => openTable(tile.table));
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter") openTable(tile.table); });
-  return node;
-}
-
-function renderTiles() {
-  const grid = $("#tiles");
-  grid.replaceChildren(...state.order.map((id) => tileNode(state.tiles.get(id))));
-  $("#status").textContent = state.order.length
-    ? `${state.order.length} tables · ${state.sorted ? `sorted by the longest ${ROAD_NAMES[state.road]} streak` : "by name"}`
-    : "No tables yet: they appear as soon as a round is reported.";
+function toggleFavourite(table) {
+  if (state.favourites.has(table)) state.favourites.delete(table); else state.favourites.add(table);
+  prefs.set("lobby.favourites", [...state.favourites]);
+  render();
+  if (state.tab === "good") goodRoads.load().catch(() => {});
+  document.querySelector(`.tile[data-table="${CSS.escape(table)}"] .star`)?.focus();
 }
 
 function flash(table) {
@@ -216,81 +132,25 @@ function flash(table) {
 }
 
 function toast(text, table) {
-  const node = el("div", { className: "toast", role: "status", textContent: text });
-  node.addEventListener("click", () => { openTable(table); node.remove(); });
+  const node = el("button", { className: "toast", type: "button", textContent: text });
+  node.addEventListener("click", () => { router.go({ tab: state.tab, table }); node.remove(); });
   $("#toasts").append(node);
   setTimeout(() => node.remove(), 7000);
 }
 
-// -- table view ----------------------------------------------------------------------------
+// -- views and deep links ------------------------------------------------------------------
 
-function openTable(table) {
-  state.open = table;
-  state.ask = null;
-  const dialog = $("#table-view");
-  if (!dialog.open) dialog.showModal();
-  const tile = state.tiles.get(table);
-  $("#tv-title").textContent = tile?.name ?? table;
-  state.feed?.close();
-  state.feed = new RoadFeed(table, () => refreshTable());
-}
-
-// What the table view shows: the roads document the feed keeps (stats, streaks, Ask
-// previews), and the scorecard picture and odds of the same round.
-async function refreshTable() {
-  const table = state.open;
-  const doc = state.feed?.doc;
-  if (!table || !doc) return;
-  $("#table-view").dataset.version = `${doc.shoe}:${doc.version}`;
-  $("#tv-shoe").textContent = `shoe ${doc.shoe} · round ${doc.rounds}`;
-  for (const side of ["B", "P"]) {
-    $(`#ask-${side.toLowerCase()}`).setAttribute("aria-pressed", String(state.ask === side));
+function show(route) {
+  state.tab = route.tab;
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    const selected = tab.dataset.tab === route.tab;
+    tab.setAttribute("aria-selected", String(selected));
+    tab.tabIndex = selected ? 0 : -1;
   }
-  $("#probe").textContent = state.ask
-    ? Object.entries(doc.probe[state.ask])
-      .map(([road, mark]) => `${ROAD_NAMES[road]}: ${mark ?? "—"}`).join(" · ")
-    : "";
-  renderStats(doc);
-  const ask = state.ask ? `&ask=${state.ask}` : "";
-  const picture = `/v1/tables/${encodeURIComponent(table)}/roads/scorecard.png?theme=${state.theme}${ask}`;
-  const [odds] = await Promise.all([
-    getJSON(`/v1/tables/${encodeURIComponent(table)}/odds`).catch(() => null),
-    showPicture($("#tv-image"), picture),
-  ]);
-  if (state.open !== table) return;
-  // Without a read key there are no odds to show: the section stays out of sight.
-  $("#tv-odds-title").hidden = $("#tv-odds").hidden = !odds;
-  if (odds) renderOdds(odds);
-}
-
-function renderOdds(odds) {
-  const favourable = new Set(odds.favourable);
-  const p = odds.probabilities;
-  $("#tv-odds-title").textContent = odds.composition_known
-    ? `Next round, from the ${odds.cards_left.total} cards left: Banker ${percent(p.banker)} · Player ${percent(p.player)} · Tie ${percent(p.tie)}`
-    : "Next round (cards not reported: a fresh shoe's odds)";
-  $("#tv-odds").replaceChildren(...Object.entries(odds.rtp).map(([bet, rtp]) =>
-    el("div", { className: `stat${favourable.has(bet) ? " favourable" : ""}` },
-      el("b", { textContent: percent(rtp) }),
-      el("span", { textContent: `${BET_NAMES[bet] ?? bet} · return` }))));
-}
-
-function renderStats({ stats, streaks }) {
-  const p = stats.percentages;
-  const items = [
-    ["Banker", `${stats.counts.banker}`, `${p.banker}%`],
-    ["Player", `${stats.counts.player}`, `${p.player}%`],
-    ["Tie", `${stats.counts.tie}`, `${p.tie}%`],
-    ["Banker pair", `${stats.counts.banker_pair}`, `${p.banker_pair}%`],
-    ["Player pair", `${stats.counts.player_pair}`, `${p.player_pair}%`],
-    ["Naturals", `${stats.counts.natural}`, `${p.natural}%`],
-    ["Longest Banker", `${stats.longest_streak.banker}`, "in a row"],
-    ["Longest Player", `${stats.longest_streak.player}`, "in a row"],
-    ["Dragons", `${stats.dragons}`, "runs of 6+"],
-    ["Now", streaks.big_road.current.side ? `${streaks.big_road.current.side} × ${streaks.big_road.current.length}` : "–", "current run"],
-  ];
-  $("#tv-stats").replaceChildren(...items.map(([label, value, note]) =>
-    el("div", { className: "stat" }, el("b", { textContent: value }), el("span", { textContent: `${label} · ${note}` }))));
+  $("#view-all").hidden = route.tab !== "all";
+  $("#view-good").hidden = route.tab !== "good";
+  if (route.tab === "good") goodRoads.load().catch(() => {});
+  if (route.table) tableView.open(route.table); else tableView.close();
 }
 
 // -- live updates --------------------------------------------------------------------------
@@ -306,7 +166,7 @@ function refreshSoon(delay = 250) {
     refreshTimer = null;
     refreshDue = Infinity;
     await loadTables().catch(() => {});
-    if (state.tab === "good") await loadGoodRoads().catch(() => {});
+    if (state.tab === "good") await goodRoads.load().catch(() => {});
   }, delay);
 }
 
@@ -320,7 +180,7 @@ function updateTile(data) {
   const fresh = { ...tile, ...data.summary };
   state.tiles.set(data.table, fresh);
   for (const node of document.querySelectorAll(`#tiles .tile[data-table="${CSS.escape(data.table)}"]`)) {
-    node.replaceWith(tileNode(fresh));
+    if (shown(fresh)) node.replaceWith(tileNode(fresh, view()));
   }
   // The sort badge counts the runs that grew since the player sorted: read it now and then.
   if (state.sorted) refreshSoon(5000);
@@ -335,9 +195,9 @@ function listen() {
   events.addEventListener("good_road", (event) => {
     const data = JSON.parse(event.data);
     refreshSoon();
-    if (data.state !== "start" || !state.watched.has(data.pattern)) return;
+    if (!goodRoads.notices(data)) return;
     const name = state.tiles.get(data.table)?.name ?? data.table;
-    toast(`${patternName(data.pattern)} on ${name}`, data.table);
+    toast(t("toast.good", { pattern: t(`pattern.${data.pattern}.name`), table: name }), data.table);
     setTimeout(() => flash(data.table), 300);
   });
   events.addEventListener("reset", () => resort());
@@ -352,62 +212,77 @@ function applyTheme() {
   document.documentElement.dataset.theme = state.theme;
 }
 
+async function changeLanguage(code) {
+  await useLanguage(code, { remember: true });
+  await goodRoads.loadPatterns().catch(() => {});
+  render();
+  tableView.refresh();
+  if (state.tab === "good") goodRoads.load().catch(() => {});
+}
+
+function setupTabs() {
+  const tabs = [...document.querySelectorAll("[role=tab]")];
+  for (const [index, tab] of tabs.entries()) {
+    tab.addEventListener("click", () => router.go({ tab: tab.dataset.tab, table: null }));
+    // Arrow keys move between the tabs (WAI-ARIA tabs pattern).
+    tab.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      const next = tabs[(index + step + tabs.length) % tabs.length];
+      next.focus();
+      router.go({ tab: next.dataset.tab, table: null });
+    });
+  }
+}
+
 function setup() {
   applyTheme();
+  const languages = $("#lang");
+  languages.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) =>
+    el("option", { value: code, textContent: name, lang: code })));
+  languages.value = current();
+  languages.addEventListener("change", () => changeLanguage(languages.value));
   $("#road").value = state.road;
   $("#sort").setAttribute("aria-pressed", String(state.sorted));
   $("#road").addEventListener("change", (e) => {
     state.road = e.target.value;
-    store.set("lobby.road", state.road);
+    prefs.set("lobby.road", state.road);
     resort();
   });
   $("#sort").addEventListener("click", () => {
     // Sorting again resets the badge; a second click on a fresh sort switches it off.
     if (state.sorted && $("#badge").hidden) state.sorted = false; else state.sorted = true;
-    store.set("lobby.sorted", state.sorted);
+    prefs.set("lobby.sorted", state.sorted);
     $("#sort").setAttribute("aria-pressed", String(state.sorted));
     resort();
   });
   $("#theme").addEventListener("click", () => {
     state.theme = state.theme === "dark" ? "light" : "dark";
-    store.set("lobby.theme", state.theme);
+    prefs.set("lobby.theme", state.theme);
     applyTheme();
-    renderTiles();
-    refreshTable();
+    render();
+    tableView.refresh();
   });
-  for (const button of document.querySelectorAll(".tabs button")) {
-    button.addEventListener("click", () => {
-      state.tab = button.dataset.tab;
-      for (const other of document.querySelectorAll(".tabs button")) {
-        other.setAttribute("aria-selected", String(other === button));
-      }
-      $("#view-all").hidden = state.tab !== "all";
-      $("#view-good").hidden = state.tab !== "good";
-      if (state.tab === "good") loadGoodRoads();
-    });
-  }
-  $("#tv-close").addEventListener("click", () => $("#table-view").close());
-  $("#table-view").addEventListener("close", () => {
-    state.open = null;
-    state.feed?.close();
-    state.feed = null;
+  $("#search").addEventListener("input", (e) => { state.filter.text = e.target.value.trim(); render(); });
+  $("#variant").addEventListener("change", (e) => { state.filter.variant = e.target.value; render(); });
+  $("#favourites-only").addEventListener("click", (e) => {
+    state.filter.favourites = !state.filter.favourites;
+    e.currentTarget.setAttribute("aria-pressed", String(state.filter.favourites));
+    render();
   });
-  for (const side of ["B", "P"]) {
-    $(`#ask-${side.toLowerCase()}`).addEventListener("click", () => {
-      state.ask = state.ask === side ? null : side;
-      refreshTable();
-    });
-  }
+  setupTabs();
 }
 
 // For scripts and the browser tests: the roads document the table view holds.
-globalThis.lobby = { roadsDocument: () => state.feed?.doc ?? null };
+globalThis.lobby = { roadsDocument: () => tableView.doc };
 
 async function main() {
+  await useLanguage(chosenLanguage()).catch(() => useLanguage("en"));
   setup();
-  await loadPatterns().catch(() => {});
-  await loadTables().catch((error) => { $("#status").textContent = `Cannot load tables (${error.message}).`; });
-  loadGoodRoads().catch(() => {});
+  $("#status").textContent = t("status.loading");
+  await goodRoads.loadPatterns().catch(() => {});
+  await loadTables().catch((error) => { $("#status").textContent = t("status.error", { error: error.message }); });
+  show(router.route());
   listen();
 }
 

@@ -9,11 +9,15 @@ import pytest
 from hypothesis import given, settings
 from PIL import Image
 
+from api.http.catalogues import LANGUAGES as LANGS
+from api.http.images import letters_of
+from api.images import fonts
 from api.images import paint as paint_module
 from api.images.scene import (
     BASE_CELL,
     COLORS,
     THEMES,
+    Bead,
     first_visible,
     items_of,
     new_cells_of,
@@ -76,7 +80,9 @@ def test_bead_plate_letters_or_totals():
     shape = Scorecard.from_rounds(rounds).as_dict()
     assert [g[2] for g in road_scene(shape, "bead_plate").glyphs] == ["B", "P"]
     # The winning total where it is known, the letter where it is not.
-    assert [g[2] for g in road_scene(shape, "bead_plate", bead="totals").glyphs] == ["6", "P"]
+    assert [g[2] for g in road_scene(shape, "bead_plate", bead=Bead("totals")).glyphs] == ["6", "P"]
+    italian = Bead(letters=(("B", "B"), ("P", "G"), ("T", "P")))
+    assert [g[2] for g in road_scene(shape, "bead_plate", bead=italian).glyphs] == ["B", "G"]
 
 
 def test_an_empty_shoe_is_an_empty_grid():
@@ -207,6 +213,29 @@ def test_a_picture_over_the_pixel_limit_is_422(client):
     feed(client, "BP")
     answer = client.get(PNG.format("scorecard") + "?cols=120&scale=4")
     assert answer.status_code == 422 and "too large" in answer.json["message"]
+
+
+def test_the_bead_plate_speaks_the_players_language(client):
+    # Italian: G for Giocatore, P for Pareggio (seed 003); Chinese: 庄 闲 和, in the host's CJK
+    # font (the test command installs one).
+    feed(client, "BPT")
+    pictures = {lang: client.get(PNG.format("bead_plate") + f"?lang={lang}") for lang in LANGS}
+    assert all(answer.status_code == 200 for answer in pictures.values())
+    assert len({answer.data for answer in pictures.values()}) == len(LANGS)
+    with client.application.test_request_context():
+        assert letters_of("it") == (("B", "B"), ("P", "G"), ("T", "P"))
+        assert letters_of("zh-Hans") == (("B", "庄"), ("P", "闲"), ("T", "和"))
+    # Only the Bead Plate has letters: the Big Road is the same picture, cached once.
+    big = [client.get(PNG.format("big_road") + f"?lang={lang}").data for lang in LANGS]
+    assert len(set(big)) == 1
+    assert client.get(PNG.format("bead_plate") + "?lang=fr").status_code == 400
+
+
+def test_letters_no_font_can_draw_are_drawn_as_b_p_t(app, monkeypatch):
+    monkeypatch.setattr(fonts, "cjk", lambda: None)
+    with app.test_request_context():
+        assert letters_of("zh-Hans") == (("B", "B"), ("P", "P"), ("T", "T"))
+        assert letters_of("nl") == (("B", "B"), ("P", "S"), ("T", "G"))
 
 
 def test_unknown_pictures_are_404(client):

@@ -63,6 +63,8 @@ def tile(page, name: str):
 
 def test_the_lobby_shows_tiles_updates_live_previews_and_lists_good_roads(service, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 800}, color_scheme="dark")
+    # This player watches Banker Streak alone (every classic pattern is watched at first).
+    page.add_init_script('localStorage.setItem("lobby.watched", \'["banker_streak"]\')')
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(service + "/")
@@ -85,7 +87,7 @@ def test_the_lobby_shows_tiles_updates_live_previews_and_lists_good_roads(servic
     dialog = page.locator("#table-view")
     expect(dialog).to_be_visible()
     expect(dialog.locator("#tv-stats")).to_contain_text("Banker")
-    with page.expect_response(lambda r: "scorecard.png" in r.url and "ask=B" in r.url) as picture:
+    with page.expect_response(lambda r: "big_road.png" in r.url and "ask=B" in r.url) as picture:
         page.click("#ask-b")
     assert picture.value.status == 200
     expect(page.locator("#ask-b")).to_have_attribute("aria-pressed", "true")

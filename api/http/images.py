@@ -9,12 +9,14 @@ from flask import Response, request
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import held, services, shoe_read, unchanged
+from api.http.catalogues import catalogue
 from api.http.parsing import QueryMemoParser
 from api.http.requests import ImageQuerySchema
 from api.http.responses import ErrorSchema
 from api.http.roads import current_shoe
+from api.images.fonts import can_draw
 from api.images.paint import paint
-from api.images.scene import MAX_PIXELS, new_cells_of, picture_scene, picture_size
+from api.images.scene import MAX_PIXELS, Bead, new_cells_of, picture_scene, picture_size
 from roads import Scorecard
 
 blp = Blueprint("images", __name__, description="Scorecards as PNG images.")
@@ -48,7 +50,7 @@ def painter(road: str, query: dict) -> Callable[[int, Scorecard], bytes]:
             "cols": query.get("cols"),
             "theme": query["theme"],
             "scale": query["scale"],
-            "bead": query["bead"],
+            "bead": Bead(query["bead"], letters_of(query["lang"])),
             "new_cells": new_cells,
         }
         return paint(picture_scene(shape, road, **options))
@@ -56,12 +58,22 @@ def painter(road: str, query: dict) -> Callable[[int, Scorecard], bytes]:
     return draw
 
 
+def letters_of(lang: str) -> tuple[tuple[str, str], ...]:
+    """The Bead Plate's letter for each result in ``lang`` (the page's catalogue), or B/P/T when
+    this host has no font for that language's letters (:mod:`api.images.fonts`)."""
+    letters = tuple((side, catalogue(lang)[f"side.{side}.short"]) for side in "BPT")
+    return letters if all(can_draw(letter) for _, letter in letters) else Bead().letters
+
+
 def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
     cols, scale, ask = query.get("cols"), query["scale"], query.get("ask")
     width, height = picture_size(road, cols, scale)
     if width * height > MAX_PIXELS:
         abort(422, message=f"a {width}x{height} picture is too large; lower cols or scale")
+    # Only the Bead Plate has letters: other pictures are the same in every language.
+    lang = query["lang"] if road in ("bead_plate", "scorecard") else "en"
     name = f"png:{road}:{cols or '-'}:{query['theme']}:{scale:g}:{query['bead']}:{ask or '-'}"
+    name += f":{lang}" if lang != "en" else ""
     version, etag, body = shoe_read(table, shoe, name, painter(road, query))
     if body is None:
         return unchanged(etag)

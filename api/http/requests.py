@@ -204,6 +204,14 @@ class ImageQuerySchema(ma.Schema):
         validate=validate.OneOf(["B", "P"]),
         metadata={"description": "Draw the preview of this next result, new cells highlighted."},
     )
+    lang = fields.String(
+        load_default="en",
+        validate=validate.OneOf(LANGUAGES),
+        metadata={
+            "description": "The Bead Plate's letters in this language (G/B/P in Italian, "
+            "庄/闲/和 in Chinese), as the lobby page's catalogues write them."
+        },
+    )
 
 
 class LobbyQuerySchema(ma.Schema):

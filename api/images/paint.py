@@ -23,18 +23,16 @@ from cachetools import LRUCache
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import EllipseCollection, LineCollection, PathCollection
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 from matplotlib.transforms import IdentityTransform
 from PIL import Image
 
+from api.images.fonts import LATIN_CAP_HEIGHT, cjk, font_for
 from api.images.scene import HIGHLIGHT, THEMES, Scene
 
 DPI = 72  # one point is one pixel
 _FIGURES_KEPT = 24
-_FONT = FontProperties(family="DejaVu Sans", weight="bold")
-_CAP_HEIGHT = 0.73  # DejaVu Sans capital height, in ems
 _lock = threading.Lock()
 _figures: LRUCache[tuple[int, int, str], tuple[Figure, FigureCanvasAgg, object]] = LRUCache(
     maxsize=_FIGURES_KEPT
@@ -147,11 +145,13 @@ def _ellipses(axes, marks: list[tuple[float, float, float, str]], *, filled: boo
 
 @cache
 def _glyph(text: str) -> Path:
-    """``text`` as a path in bold sans, centred on the origin, one unit per capital's height
-    (made once per text: laying out the text is the slow part)."""
-    path = TextPath((0, 0), text, size=1, prop=_FONT)
+    """``text`` as a path in its font (:mod:`api.images.fonts`), centred on the origin, one unit
+    per capital's height; a Chinese letter as tall as a capital (made once per text: laying out
+    the text is the slow part)."""
+    path = TextPath((0, 0), text, size=1, prop=font_for(text))
     low, high = path.vertices.min(axis=0), path.vertices.max(axis=0)
-    return Path((path.vertices - (low + high) / 2) / _CAP_HEIGHT, path.codes)
+    height = LATIN_CAP_HEIGHT if text.isascii() else high[1] - low[1]
+    return Path((path.vertices - (low + high) / 2) / height, path.codes)
 
 
 def warm_up() -> None:
@@ -163,5 +163,7 @@ def warm_up() -> None:
     shape = Scorecard.from_rounds(deal_shoe(1)).as_dict()
     for theme in THEMES:
         paint(scorecard_scene(shape, theme=theme))
-    for text in ["B", "P", "T", *map(str, range(40))]:
+    # The letters of every language's Bead Plate (api/http/catalogues.py), and the totals.
+    letters = ["B", "P", "T", "G", "S", "J", "E", *map(str, range(40))]
+    for text in letters + (["庄", "闲", "和"] if cjk() is not None else []):
         _glyph(text)

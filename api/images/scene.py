@@ -6,7 +6,7 @@ x to the right and y down from the top-left corner.
 
 Conventions of live-table scorecards:
 - Banker red, Player blue, Tie green. Grid lines like a scorecard.
-- Bead Plate: filled circles with the letter (B/P/T) or the winning total.
+- Bead Plate: filled circles with the letter (B/P/T, or a language's own) or the winning total.
 - Big Road: hollow circles; ties a green slash through the cell with the count when more than
   one; leading ties on the first cell; Banker Pair a small red dot (top left), Player Pair a
   small blue dot (bottom right).
@@ -37,6 +37,21 @@ THEMES = {
     "light": {"background": "#ffffff", "grid": "#c8c8c8", "border": "#9e9e9e", "text": "#ffffff"},
     "dark": {"background": "#1b1d22", "grid": "#3b3f47", "border": "#5c6370", "text": "#ffffff"},
 }
+
+
+@dataclass(frozen=True)
+class Bead:
+    """What a Bead Plate bead shows: ``letters`` (the result's letter, in ``letters``: B/P/T, or
+    a language's own, G/B/P in Italian, 庄/闲/和 in Chinese), or ``totals`` (the winning hand's
+    total, the letter where it is not known)."""
+
+    show: str = "letters"
+    letters: tuple[tuple[str, str], ...] = (("B", "B"), ("P", "P"), ("T", "T"))
+
+    def text(self, result: str, total: int | None) -> str:
+        if self.show == "letters" or total is None:
+            return dict(self.letters)[result]
+        return str(total)
 
 
 MAX_PIXELS = 4_000_000  # larger pictures are refused: nobody needs them and they cost
@@ -88,7 +103,7 @@ def road_scene(
     cols: int | None = None,
     theme: str = "light",
     scale: float = 1.0,
-    bead: str = "letters",
+    bead: Bead = Bead(),
     new_cells: set[tuple[str, int, int]] | None = None,
 ) -> Scene:
     """A picture of one road."""
@@ -106,7 +121,7 @@ def scorecard_scene(
     cols: int | None = None,
     theme: str = "light",
     scale: float = 1.0,
-    bead: str = "letters",
+    bead: Bead = Bead(),
     new_cells: set[tuple[str, int, int]] | None = None,
 ) -> Scene:
     """The classic composite: Bead Plate and Big Road on top; Big Eye Boy below at half-size
@@ -156,7 +171,7 @@ def draw_panel(
     scene: Scene,
     shape: dict[str, Any],
     panel: Panel,
-    bead: str,
+    bead: Bead,
     new_cells: set[tuple[str, int, int]],
 ) -> None:
     cell, road = panel.cell, panel.road
@@ -185,13 +200,12 @@ def draw_panel(
         draw_ties(scene, x, y, cell, shape["big_road"]["leading_ties"])
 
 
-def draw_item(scene: Scene, road: str, item: dict, x: float, y: float, cell: float, bead: str):
+def draw_item(scene: Scene, road: str, item: dict, x: float, y: float, cell: float, bead: Bead):
     col, row = item["col"], item["row"]
     if road == "bead_plate":
         color = COLORS[item["result"]]
         scene.discs.append((x, y, cell * 0.86, color))
-        total = item["winning_total"]
-        text = item["result"] if bead == "letters" or total is None else str(total)
+        text = bead.text(item["result"], item["winning_total"])
         scene.glyphs.append((x, y, text, cell * 0.5, THEMES[scene.theme]["text"]))
         draw_pairs(scene, item, x, y, cell)
         scene.cells.append((road, col, row, item["result"]))

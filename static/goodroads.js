@@ -1,0 +1,117 @@
+// The Good Roads tab: which patterns the player watches, of which profile (the classic lobby's
+// twelve and two more, or the Asian lobbies' twelve: 长庄, 单跳, 一厅两房 ...), remembered in this
+// browser, and the tables that match one now. Every pattern is enabled at first (seed 003); a
+// player reading Chinese starts with the Asian profile.
+import { current, t } from "./i18n.js";
+import { prefs } from "./prefs.js";
+import { el, tileNode } from "./tiles.js";
+
+const $ = (selector) => document.querySelector(selector);
+export const PROFILES = ["classic", "asia"];
+
+export class GoodRoads {
+  // `lobby.view()`: what tiles show (road, theme, favourites, what opening and starring do);
+  // `lobby.getJSON(url)`.
+  constructor(lobby) {
+    this.lobby = lobby;
+    this.profile = prefs.get("lobby.profile", null);
+    this.watched = new Set(prefs.get("lobby.watched", []));
+    this.patterns = []; // the profile's, as /v1/patterns names them in the page's language
+    this.chosenYet = prefs.get("lobby.watched", null) !== null;
+    for (const input of document.querySelectorAll('input[name="profile"]')) {
+      input.addEventListener("change", () => this.useProfile(input.value));
+    }
+  }
+
+  // The profile a player starts with: the one they chose, else the one of their language.
+  startingProfile() {
+    return this.profile ?? (current() === "zh-Hans" ? "asia" : "classic");
+  }
+
+  shownPatterns() {
+    return new Set(this.patterns.map((pattern) => pattern.id));
+  }
+
+  async loadPatterns() {
+    const profile = this.startingProfile();
+    const query = new URLSearchParams({ profile, lang: current() });
+    const answer = await this.lobby.getJSON(`/v1/patterns?${query}`);
+    this.patterns = answer.patterns;
+    if (!this.chosenYet) this.watched = new Set(this.patterns.map((pattern) => pattern.id));
+    for (const input of document.querySelectorAll('input[name="profile"]')) {
+      input.checked = input.value === profile;
+    }
+    $("#pattern-list").replaceChildren(...this.patterns.map((pattern) => this.chip(pattern)));
+  }
+
+  chip(pattern) {
+    const box = el("input", { type: "checkbox", value: pattern.id, checked: this.watched.has(pattern.id) });
+    box.addEventListener("change", () => {
+      if (box.checked) this.watched.add(pattern.id); else this.watched.delete(pattern.id);
+      this.remember();
+      this.lobby.render();
+      this.load();
+    });
+    return el("label", { title: pattern.description }, box, pattern.name);
+  }
+
+  remember() {
+    this.chosenYet = true;
+    prefs.set("lobby.watched", [...this.watched]);
+    prefs.set("lobby.profile", this.startingProfile());
+  }
+
+  async useProfile(profile) {
+    this.profile = profile;
+    await this.loadPatterns();
+    // A profile met for the first time starts with all its patterns watched; the other's choices
+    // are kept for when the player comes back to it.
+    if (![...this.watched].some((id) => this.shownPatterns().has(id))) {
+      for (const pattern of this.patterns) this.watched.add(pattern.id);
+      for (const box of document.querySelectorAll("#pattern-list input")) box.checked = true;
+    }
+    this.remember();
+    this.lobby.render();
+    await this.load();
+  }
+
+  // The watched patterns of the profile shown: what the tab lists and the notices tell.
+  watching() {
+    return [...this.watched].filter((id) => this.shownPatterns().has(id));
+  }
+
+  async load() {
+    const status = $("#good-status");
+    const grid = $("#good-tiles");
+    const watching = this.watching();
+    if (!watching.length) {
+      status.textContent = t("good.pick");
+      grid.replaceChildren();
+      this.count(0);
+      return;
+    }
+    const answer = await this.lobby.getJSON(`/v1/good-roads?patterns=${watching.join(",")}`);
+    const byTable = new Map();
+    for (const item of answer.good_roads) {
+      const entry = byTable.get(item.table) ?? { tile: item.summary, found: [] };
+      entry.found.push(item);
+      byTable.set(item.table, entry);
+    }
+    status.textContent = byTable.size ? t("good.count", { n: byTable.size }) : t("good.none");
+    const view = this.lobby.view();
+    grid.replaceChildren(...[...byTable.values()].map(({ tile, found }) => tileNode(tile, view,
+      found.map((f) => t("good.since", { pattern: t(`pattern.${f.pattern}.name`), n: f.since_round })))));
+    this.count(byTable.size);
+  }
+
+  count(tables) {
+    const badge = $("#good-count");
+    badge.hidden = !tables;
+    badge.textContent = tables;
+  }
+
+  // A `good_road` event: a watched pattern starting on a table is worth a notice.
+  notices(data) {
+    return data.state === "start" && this.watched.has(data.pattern) && this.shownPatterns().has(data.pattern);
+  }
+}

@@ -1,0 +1,86 @@
+// The page's language: one catalogue per language (./i18n/LANG.json, the same keys in each; the
+// API names the patterns from the same files), chosen by the player (remembered) or else from the
+// browser's languages. Every visible text of the page comes from t().
+import { prefs } from "./prefs.js";
+
+// Each language's own name for itself, as a language picker shows it.
+export const LANGUAGES = {
+  en: "English",
+  it: "Italiano",
+  nl: "Nederlands",
+  ro: "Română",
+  id: "Bahasa Indonesia",
+  "zh-Hans": "简体中文",
+};
+
+let messages = {};
+let language = "en";
+let plurals = new Intl.PluralRules("en");
+
+export const current = () => language;
+
+// The catalogue for a browser language tag: zh-CN, zh-TW, zh → Chinese; nl-BE → Dutch; "in" is
+// Indonesian's old code.
+function matching(tag) {
+  const lower = tag.toLowerCase();
+  if (lower.startsWith("zh")) return "zh-Hans";
+  const primary = lower.split("-")[0] === "in" ? "id" : lower.split("-")[0];
+  return primary in LANGUAGES ? primary : null;
+}
+
+export function chosenLanguage() {
+  const kept = prefs.get("lobby.lang", null);
+  if (kept in LANGUAGES) return kept;
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const found = matching(tag);
+    if (found) return found;
+  }
+  return "en";
+}
+
+export async function useLanguage(code, { remember = false } = {}) {
+  const answer = await fetch(`/static/i18n/${code}.json`, { cache: "no-cache" });
+  if (!answer.ok) throw new Error(`catalogue ${code}: ${answer.status}`);
+  messages = await answer.json();
+  language = code;
+  plurals = new Intl.PluralRules(code);
+  if (remember) prefs.set("lobby.lang", code);
+  document.documentElement.lang = code;
+  translate(document);
+}
+
+// The text of `key` with its {placeholders} filled in; a plural text takes the form `n` needs
+// in this language ("1 round", "2 rounds"; Romanian's "2 runde", "20 de runde").
+export function t(key, params = {}) {
+  let text = messages[key];
+  if (text !== null && typeof text === "object") {
+    text = text[plurals.select(params.n ?? 0)] ?? text.other;
+  }
+  if (typeof text !== "string") {
+    console.warn(`no text for ${key} in ${language}`);
+    return key;
+  }
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    return typeof value === "number" ? number(value) : String(value);
+  });
+}
+
+export const number = (value) => new Intl.NumberFormat(language).format(value);
+export const percent = (fraction) => new Intl.NumberFormat(language, {
+  style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2,
+}).format(fraction);
+
+// The page's own texts: `data-i18n="key"` sets an element's text; `data-i18n-attr="attr:key;…"`
+// its attributes (aria-label, title, placeholder).
+export function translate(root) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of node.dataset.i18nAttr.split(";")) {
+      const [attribute, key] = pair.split(":");
+      node.setAttribute(attribute, t(key));
+    }
+  }
+  document.title = t("app.title");
+}

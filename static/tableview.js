@@ -1,0 +1,166 @@
+// A table's view: its five roads (each its own picture, so they stack on a phone and each says
+// what it shows), Ask Banker / Ask Player, the shoe's statistics and the odds of the next round.
+// The roads document is kept current by its table's road patches (./roadfeed.js).
+import { current, number, percent, t } from "./i18n.js";
+import { RoadFeed } from "./roadfeed.js";
+import { roadPicture, showPicture } from "./pictures.js";
+import { describeRoad, el, roadName } from "./tiles.js";
+
+// The roads in the order they are laid out, and the columns each shows: on a phone, where they
+// stand one above the other at the screen's width, fewer (so larger cells).
+const ROADS = { bead_plate: 10, big_road: 24, big_eye_boy: 16, small_road: 16, cockroach_road: 16 };
+const PHONE = { ...ROADS, big_road: 16 };
+const narrow = matchMedia("(max-width: 640px)");
+const DERIVED = ["big_eye_boy", "small_road", "cockroach_road"];
+const $ = (selector) => document.querySelector(selector);
+
+const share = (value) => new Intl.NumberFormat(current(), {
+  style: "percent", maximumFractionDigits: 1,
+}).format(value / 100);
+
+export class TableView {
+  // `view.tile(id)`: the table's tile as the lobby has it; `view.theme()`; `view.readKey`;
+  // `view.onClose()`: the player closed the view (the ✕, Esc).
+  constructor(view) {
+    this.view = view;
+    this.dialog = $("#table-view");
+    this.table = null;
+    this.feed = null;
+    this.ask = null;
+    this.images = this.buildRoads();
+    $("#tv-close").addEventListener("click", () => this.dialog.close());
+    this.dialog.addEventListener("close", () => {
+      this.stop();
+      view.onClose();
+    });
+    for (const side of ["B", "P"]) {
+      $(`#ask-${side.toLowerCase()}`).addEventListener("click", () => {
+        this.ask = this.ask === side ? null : side;
+        this.refresh();
+      });
+    }
+  }
+
+  buildRoads() {
+    const images = {};
+    const box = $("#tv-roads");
+    for (const road of Object.keys(ROADS)) {
+      images[road] = el("img", { alt: "" });
+      const caption = el("figcaption");
+      caption.dataset.i18n = `road.${road}`; // named when the page's language is applied
+      box.append(el("figure", { className: `road-${road}` }, caption, images[road]));
+    }
+    return images;
+  }
+
+  open(table) {
+    if (this.table === table && this.dialog.open) return;
+    this.stop();
+    this.table = table;
+    this.ask = null;
+    if (!this.dialog.open) this.dialog.showModal();
+    $("#tv-title").textContent = this.view.tile(table)?.name ?? table;
+    this.feed = new RoadFeed(table, () => this.refresh());
+  }
+
+  close() {
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  stop() {
+    this.feed?.close();
+    this.feed = null;
+    this.table = null;
+  }
+
+  get doc() {
+    return this.feed?.doc ?? null;
+  }
+
+  // What the view shows: the roads document the feed keeps (stats, streaks, Ask previews), and
+  // the pictures and odds of the same round.
+  async refresh() {
+    const table = this.table;
+    const doc = this.doc;
+    if (!table || !doc) return;
+    this.dialog.dataset.version = `${doc.shoe}:${doc.version}`;
+    $("#tv-title").textContent = this.view.tile(table)?.name ?? table;
+    $("#tv-shoe").textContent = t("table.shoe", { shoe: doc.shoe, n: doc.rounds });
+    for (const side of ["B", "P"]) {
+      $(`#ask-${side.toLowerCase()}`).setAttribute("aria-pressed", String(this.ask === side));
+    }
+    this.renderProbe(doc);
+    this.renderStats(doc);
+    const theme = this.view.theme();
+    for (const [road, cols] of Object.entries(narrow.matches ? PHONE : ROADS)) {
+      const img = this.images[road];
+      img.alt = road === "bead_plate"
+        ? t("road.describe", { road: roadName(road), run: t("tile.rounds", { n: doc.stats.rounds }) })
+        : describeRoad(road, doc.streaks);
+      showPicture(img, roadPicture(table, road, { cols, theme, ask: this.ask }));
+    }
+    const odds = await this.odds(table);
+    if (this.table !== table) return;
+    // Without a read key there are no odds to show: the section stays out of sight.
+    $("#tv-odds-title").hidden = $("#tv-odds").hidden = !odds;
+    if (odds) this.renderOdds(odds);
+  }
+
+  async odds(table) {
+    const headers = this.view.readKey ? { "X-API-Key": this.view.readKey } : {};
+    try {
+      const answer = await fetch(`/v1/tables/${encodeURIComponent(table)}/odds`, { cache: "no-cache", headers });
+      return answer.ok ? await answer.json() : null;
+    } catch {
+      return null;
+    }
+  }
+
+  // The mark each derived road would get if the next result were the one asked.
+  renderProbe(doc) {
+    const probe = $("#probe");
+    probe.replaceChildren();
+    if (!this.ask) return;
+    for (const road of DERIVED) {
+      const mark = doc.probe[this.ask][road];
+      const item = el("span", { className: "probe-item" },
+        mark ? el("span", { className: `mark ${mark}` }) : null,
+        t("probe.item", { road: roadName(road), mark: mark ? t(`colour.${mark}`) : t("ask.none") }));
+      probe.append(item);
+    }
+  }
+
+  renderStats({ stats, streaks }) {
+    const p = stats.percentages;
+    const count = (key, share_) => [number(stats.counts[key]), share(share_)];
+    const now = streaks.big_road.current;
+    const items = [
+      ["stat.banker", ...count("banker", p.banker)],
+      ["stat.player", ...count("player", p.player)],
+      ["stat.tie", ...count("tie", p.tie)],
+      ["stat.banker_pair", ...count("banker_pair", p.banker_pair)],
+      ["stat.player_pair", ...count("player_pair", p.player_pair)],
+      ["stat.naturals", ...count("natural", p.natural)],
+      ["stat.longest_banker", number(stats.longest_streak.banker), t("note.in_a_row")],
+      ["stat.longest_player", number(stats.longest_streak.player), t("note.in_a_row")],
+      ["stat.dragons", number(stats.dragons), t("note.dragons")],
+      ["stat.now", now.side ? `${t(`side.${now.side}.short`)} × ${number(now.length)}` : "–", t("note.current")],
+    ];
+    $("#tv-stats").replaceChildren(...items.map(([label, value, note]) =>
+      el("div", { className: "stat" }, el("b", { textContent: value }), el("span", { textContent: `${t(label)} · ${note}` }))));
+  }
+
+  // Every bet the table's variant offers (the service answers those only: no Super 6 on a
+  // standard or speed table), the ones above 100% marked.
+  renderOdds(odds) {
+    const favourable = new Set(odds.favourable);
+    const p = odds.probabilities;
+    $("#tv-odds-title").textContent = odds.composition_known
+      ? t("odds.known", { n: odds.cards_left.total, banker: percent(p.banker), player: percent(p.player), tie: percent(p.tie) })
+      : t("odds.fresh");
+    $("#tv-odds").replaceChildren(...Object.entries(odds.rtp).map(([bet, rtp]) =>
+      el("div", { className: `stat${favourable.has(bet) ? " favourable" : ""}` },
+        el("b", { textContent: percent(rtp) }),
+        el("span", { textContent: `${t(`bet.${bet}`)} · ${t("odds.return")}` }))));
+  }
+}

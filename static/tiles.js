@@ -1,0 +1,105 @@
+// A table's tile in the lobby: its name, variant and rounds, a road (the Big Road or a derived
+// one, as the player chose), the last results, the current run, the Good Roads it matches and
+// the bets above 100%. Everything is said in words too, for screen readers.
+import { percent, t } from "./i18n.js";
+import { roadPicture, showPicture } from "./pictures.js";
+
+// Columns a tile shows of its road: cells twice the size the old tiles drew (24 in a narrower
+// tile), whichever road is shown (every road's cells are the same size).
+export const TILE_COLS = 14;
+
+const el = (tag, props = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children.filter((child) => child != null));
+  return node;
+};
+export { el };
+
+export const roadName = (road) => t(`road.${road}`);
+
+// Who a run belongs to: a side on the Big Road (Banker, Player); on a derived road a colour,
+// which says whether the Big Road repeats itself, not who won.
+function runOwner(road, side) {
+  return road === "big_road" ? t(`side.${side}`) : t(`colour.${side}`);
+}
+
+// "Big Road: Banker 4 in a row", the road's current run in words.
+export function describeRoad(road, streaks) {
+  const run = streaks?.[road]?.current;
+  if (!run?.side) return t("road.empty", { road: roadName(road) });
+  return t("road.describe", {
+    road: roadName(road),
+    run: t("run", { n: run.length, side: runOwner(road, run.side) }),
+  });
+}
+
+// The current run on a road: the side's letter on the Big Road ("B × 4"), a red or blue dot on
+// a derived road (a letter there would read as Banker or Player).
+export function runBadge(road, streaks) {
+  const run = streaks[road].current;
+  const longest = streaks[road].longest.length;
+  const title = t("tile.run", { road: roadName(road), n: longest });
+  if (!run.side) return el("span", { className: "streak", title, textContent: "–" });
+  const label = `${describeRoad(road, streaks)}. ${title}`;
+  const badge = el("span", { className: `streak ${run.side}`, title: label });
+  badge.setAttribute("role", "img");
+  badge.setAttribute("aria-label", label);
+  const mark = road === "big_road"
+    ? el("span", { className: "letter", textContent: t(`side.${run.side}.short`) })
+    : el("span", { className: `mark ${run.side}` });
+  mark.setAttribute("aria-hidden", "true");
+  const count = el("span", { textContent: ` × ${run.length}` });
+  count.setAttribute("aria-hidden", "true");
+  badge.append(mark, count);
+  return badge;
+}
+
+function recentResults(recent) {
+  const results = recent.slice(-8);
+  const list = el("div", { className: "recent" },
+    ...results.map((r) => el("span", { className: `dot ${r}`, textContent: t(`side.${r}.short`) })));
+  list.setAttribute("role", "img");
+  list.setAttribute("aria-label", `${t("tile.recent")}: ${results.map((r) => t(`side.${r}`)).join(", ")}`);
+  return list;
+}
+
+// `view`: the road shown, the theme, the patterns the tile names (the profile's) and those the
+// player watches, the favourites, and what opening a tile and starring one do.
+export function tileNode(tile, view, labels = null) {
+  const road = view.road;
+  const named = tile.good_roads.filter((g) => view.shownPatterns.has(g.pattern));
+  const watched = named.filter((g) => view.watched.has(g.pattern));
+  const favourite = view.favourites.has(tile.table);
+
+  let picture = el("div", { className: "road placeholder", textContent: t("tile.waiting") });
+  if (tile.shoe) {
+    picture = el("img", { className: "road", alt: describeRoad(road, tile.streaks) });
+    showPicture(picture, roadPicture(tile.table, road, { cols: TILE_COLS, theme: view.theme }));
+  }
+  const open = el("button", { className: "open", type: "button", textContent: tile.name });
+  open.addEventListener("click", () => view.onOpen(tile.table));
+  const star = el("button", { className: "star", type: "button", textContent: favourite ? "★" : "☆" });
+  star.setAttribute("aria-pressed", String(favourite));
+  star.setAttribute("aria-label", t(favourite ? "favourite.remove" : "favourite.add", { table: tile.name }));
+  star.addEventListener("click", () => view.onFavourite(tile.table));
+
+  const tags = (labels ?? named.map((g) => t(`pattern.${g.pattern}.name`)))
+    .map((text, i) => el("span", {
+      className: `tag${labels || view.watched.has(named[i]?.pattern) ? " watched" : ""}`,
+      textContent: text,
+    }));
+  const edges = Object.entries(tile.edge ?? {}).map(([bet, rtp]) =>
+    el("span", { className: "tag edge", title: t("edge.title"), textContent: `${t(`bet.${bet}`)} ${percent(rtp)}` }));
+
+  const node = el("article", { className: `tile${watched.length ? " gold" : ""}${favourite ? " favourite" : ""}` },
+    el("div", { className: "tile-head" },
+      el("h3", {}, open),
+      star,
+      el("span", { className: "variant", textContent: t(`variant.${tile.variant}`) }),
+      el("span", { className: "muted", textContent: t("tile.rounds", { n: tile.rounds_played }) })),
+    picture,
+    el("div", { className: "tile-foot" }, recentResults(tile.recent), runBadge(road, tile.streaks)),
+    tags.length || edges.length ? el("div", { className: "tags" }, ...tags, ...edges) : null);
+  node.dataset.table = tile.table;
+  return node;
+}
