@@ -76,7 +76,6 @@ def test_the_lobby_shows_tiles_updates_live_previews_and_lists_good_roads(servic
         "src", re.compile("^blob:")
     )
     expect(tile(page, "Alpha Baccarat")).to_contain_text("18 rounds")
-    shoot(page, "lobby-desktop")
 
     # A new round shows up without a reload.
     deal(service, "alpha", "B", first=19)
@@ -114,6 +113,9 @@ def test_the_lobby_fits_a_phone(service, browser):
     )
     page.goto(service + "/")
     expect(tile(page, "Alpha Baccarat")).to_be_visible()
+    page.wait_for_function(
+        "[...document.querySelectorAll('img.road')].every(i => i.complete && i.src)"
+    )
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing sticks out sideways
     box = tile(page, "Alpha Baccarat").bounding_box()
