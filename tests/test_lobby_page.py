@@ -7,54 +7,22 @@ Set ``ROADS_SCREENSHOTS`` to a folder to keep screenshots of what the test saw.
 from __future__ import annotations
 
 import json
-import os
 import re
 import urllib.request
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from . import gunicorn_server
 from .conftest import KEY
 from .gunicorn_server import service as served
-
-
-def send(base: str, method: str, path: str, body: dict) -> dict:
-    return gunicorn_server.send(base, method, path, body, KEY)
-
-
-def deal(base: str, table: str, results: str, first: int = 1, shoe: str = "s1") -> None:
-    for number, result in enumerate(results, start=first):
-        send(
-            base,
-            "POST",
-            f"/v1/tables/{table}/shoes/{shoe}/rounds",
-            {"round": number, "result": result},
-        )
+from .lobby_service import deal, open_three_tables, send, shoot
 
 
 @pytest.fixture(scope="module")
 def service(redis_server):
     with served(redis_server.url, KEY, ROADS_PUBLIC_ODDS="1") as base:
-        send(base, "PUT", "/v1/tables/alpha", {"name": "Alpha Baccarat"})
-        send(base, "PUT", "/v1/tables/bravo", {"name": "Bravo Speed", "variant": "speed"})
-        send(
-            base,
-            "PUT",
-            "/v1/tables/charlie",
-            {"name": "Charlie No Commission", "variant": "no_commission"},
-        )
-        deal(base, "alpha", "BPPBTPBBPPPBPBTBBP")
-        deal(base, "bravo", "PPBPBBTPPBPPBBBPBP")
-        deal(base, "charlie", "BBPTPBPBPPBBPBPPBT")
+        open_three_tables(base, "Charlie No Commission")
         yield base
-
-
-def shoot(page, name: str) -> None:
-    folder = os.environ.get("ROADS_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 def tile(page, name: str):

@@ -9,16 +9,15 @@ Set ``ROADS_SCREENSHOTS`` to a folder to keep screenshots of what the test saw.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from . import gunicorn_server
 from .conftest import KEY
 from .gunicorn_server import service as served
+from .lobby_service import deal, open_three_tables, send, shoot
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = {
@@ -31,34 +30,12 @@ LOCALES["zh-Hans"] = "zh-CN"
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 
 
-def send(base: str, method: str, path: str, body: dict) -> dict:
-    return gunicorn_server.send(base, method, path, body, KEY)
-
-
-def deal(base: str, table: str, results: str, first: int = 1) -> None:
-    for number, result in enumerate(results, start=first):
-        body = {"round": number, "result": result}
-        send(base, "POST", f"/v1/tables/{table}/shoes/s1/rounds", body)
-
-
 @pytest.fixture(scope="module")
 def service(redis_server):
     url = redis_server.url.rsplit("/", 1)[0] + "/3"  # a database of its own
     with served(url, KEY, ROADS_PUBLIC_ODDS="1") as base:
-        send(base, "PUT", "/v1/tables/alpha", {"name": "Alpha Baccarat"})
-        send(base, "PUT", "/v1/tables/bravo", {"name": "Bravo Speed", "variant": "speed"})
-        charlie = {"name": "Charlie Zero", "variant": "no_commission"}
-        send(base, "PUT", "/v1/tables/charlie", charlie)
-        deal(base, "alpha", "BPPBTPBBPPPBPBTBBP")
-        deal(base, "bravo", "PPBPBBTPPBPPBBBPBP")
-        deal(base, "charlie", "BBPTPBPBPPBBPBPPBT")
+        open_three_tables(base, "Charlie Zero")
         yield base
-
-
-def shoot(page, name: str) -> None:
-    folder = os.environ.get("ROADS_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 def tile(page, name: str):
