@@ -7,7 +7,6 @@ import { prefs } from "./prefs.js";
 import { el, tileNode } from "./tiles.js";
 
 const $ = (selector) => document.querySelector(selector);
-export const PROFILES = ["classic", "asia"];
 
 export class GoodRoads {
   // `lobby.view()`: what tiles show (road, theme, favourites, what opening and starring do);

@@ -271,8 +271,8 @@ class GoodRoadsQuerySchema(ma.Schema):
     patterns = fields.String(
         validate=[_pattern_ids, Matches(PATTERN_IDS, "pattern ids are separated by commas")],
         metadata={
-            "description": "Comma-separated pattern ids (see /v1/patterns). Without it and "
-            "without ``custom``: every built-in pattern."
+            "description": "Comma-separated pattern ids (see /v1/patterns). Without it, "
+            "``custom`` and ``profile``: the classic profile's patterns."
         },
     )
     custom = fields.List(

@@ -220,7 +220,7 @@ class Rounds:
         keys = self.keys.shoe(table, shoe)
         token = self.versions.token()
         for _ in range(MAX_ATTEMPTS):
-            version, records = self.states.records(keys)
+            version, records, _ = self.states.records(keys)
             if version is None:
                 raise NotFound(f"table {table} has no shoe {shoe}")
             if not 1 <= number <= len(records):
@@ -316,19 +316,14 @@ class Rounds:
         """The shoe's version and every round record in order, void ones included. A retired
         table's shoes are read only from the archive (``archived``): otherwise :class:`Retired`,
         and an archive read of a table that is not retired is :class:`NotFound`."""
-        keys = self.keys.shoe(table, shoe)
-        pipe = self.transport.client.pipeline(transaction=True)
-        pipe.hexists(keys.table.meta, "retired")
-        pipe.hget(keys.info, "version")
-        pipe.lrange(keys.rounds, 0, -1)
-        retired, version, records = pipe.execute()
+        version, records, retired = self.states.records(self.keys.shoe(table, shoe))
         if retired and not archived:
             raise Retired(table)
         if archived and not retired:
             raise NotFound(f"table {table} is not retired")
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
-        return int(version), [json.loads(record) for record in records]
+        return version, records
 
 
 def closed(shoe: str, current: str) -> str:

@@ -6,6 +6,7 @@ the read cache (what an answer is built from) start here.
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 from api.storage.errors import Contended, NotFound
 from api.storage.keys import Keyspace, ShoeKeys
@@ -14,6 +15,15 @@ from api.storage.scripts import at_version
 from api.storage.transport import Transport
 from api.storage.writescripts import store_state
 from roads import Scorecard
+
+
+class ShoeRecords(NamedTuple):
+    """A shoe's stored rounds, read together with its version and its table's retired mark."""
+
+    version: int | None  # None: no such shoe
+    records: list[dict]
+    retired: bool  # the table is retired (api.storage.writescripts.RetireTable)
+
 
 # Optimistic reads and writes retry this often when other writers keep winning; then 503.
 MAX_ATTEMPTS = 8
@@ -50,7 +60,7 @@ class ShoeStates:
         cached = at_version(state, version)
         if cached is not None:
             return Scorecard.from_bytes(cached)
-        current, records = self.records(keys)
+        current, records, _ = self.records(keys)
         if (current or 0) != version:
             return None
         scorecard = Scorecard.from_rounds([round_of(record) for record in records])
@@ -58,10 +68,15 @@ class ShoeStates:
             store_state(self.transport.client, keys, version, scorecard.to_bytes(), self.state_ttl)
         return scorecard
 
-    def records(self, keys: ShoeKeys) -> tuple[int | None, list[dict]]:
-        """The shoe's version (``None``: no such shoe) and every round record, read together."""
+    def records(self, keys: ShoeKeys) -> ShoeRecords:
+        """The shoe's version, every round record and the table's retired mark, read together."""
         pipe = self.transport.client.pipeline(transaction=True)
         pipe.hget(keys.info, "version")
         pipe.lrange(keys.rounds, 0, -1)
-        version, records = pipe.execute()
-        return (int(version) if version is not None else None), [json.loads(r) for r in records]
+        pipe.hexists(keys.table.meta, "retired")
+        version, records, retired = pipe.execute()
+        return ShoeRecords(
+            int(version) if version is not None else None,
+            [json.loads(record) for record in records],
+            bool(retired),
+        )
