@@ -52,7 +52,7 @@ class DemoFeeder:
                 if dealt == len(rounds):
                     shoes[table] = self._new_shoe(table, head_start=0)
                     continue
-                self.services.rounds.append(table, shoe_id, dealt + 1, rounds[dealt])
+                self.services.writer.append(table, shoe_id, dealt + 1, rounds[dealt])
                 shoes[table] = (shoe_id, rounds, dealt + 1)
         except Exception:  # a demo must never take the service down
             log.exception("demo feeder stopped")
@@ -63,5 +63,5 @@ class DemoFeeder:
         rounds = deal_shoe(seed)
         shoe_id = f"shoe-{seed:08x}"
         for number in range(1, head_start + 1):
-            self.services.rounds.append(table, shoe_id, number, rounds[number - 1])
+            self.services.writer.append(table, shoe_id, number, rounds[number - 1])
         return shoe_id, rounds, head_start

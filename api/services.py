@@ -15,16 +15,20 @@ from api.config import Settings
 from api.live.events import BLOCK_SECONDS, EventHub
 from api.live.publisher import Publisher
 from api.live.versions import VersionWatch
-from api.storage.batch import Item, Outcome, append_many
 from api.storage.clients import RedisClients, database_of
+from api.storage.eventstream import EventStream
 from api.storage.keys import Keyspace
 from api.storage.lobby import Lobby
 from api.storage.memo import Memo
+from api.storage.publishing import PublishingSession
 from api.storage.readcache import ReadCache
-from api.storage.rounds import Rounds
+from api.storage.rounds import RoundStore
 from api.storage.states import ShoeStates
 from api.storage.tables import Tables
 from api.storage.transport import Transport
+from api.storage.versionfeed import VersionFeed
+from api.writes.batch import Item, Outcome, append_many
+from api.writes.writer import Writer
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,8 @@ class Services:
     transport: Transport
     versions: VersionWatch
     tables: Tables
-    rounds: Rounds
+    rounds: RoundStore
+    writer: Writer
     reads: ReadCache
     lobby: Lobby
     # Whole lobby answers, the same for every client until the cursor moves:
@@ -57,12 +62,13 @@ class Services:
         # unsubscribed, so they are dropped whenever it starts afresh.
         answers, picture_urls = Memo(64 * 1024 * 1024), Memo()
         versions = VersionWatch(
-            clients.plain,
-            keys.versions_channel,
+            VersionFeed(clients.plain, keys.versions_channel).subscribe,
             on_reset=lambda: (answers.clear(), picture_urls.clear()),
         )
         states = ShoeStates(transport, keys, settings.state_ttl)
-        lobby = Lobby(lambda: transport.client, keys.lobby)
+        lobby = Lobby(transport, keys.lobby)
+        rounds = RoundStore(transport, keys, versions, states, state_ttl=settings.state_ttl)
+        tables = Tables(transport, keys, versions, lobby)
         reads = ReadCache(
             transport, keys, versions, states, memo=answers, cache_ttl=settings.cache_ttl
         )
@@ -71,16 +77,16 @@ class Services:
             keys=keys,
             transport=transport,
             versions=versions,
-            tables=Tables(transport, keys, versions, lobby),
-            rounds=Rounds(transport, keys, versions, states, state_ttl=settings.state_ttl),
+            tables=tables,
+            rounds=rounds,
+            writer=Writer(rounds, tables),
             reads=reads,
             lobby=lobby,
             lobby_answers=Memo(8 * 1024 * 1024),
             picture_urls=picture_urls,
-            events=EventHub(clients.blocking, keys.lobby.events, last_of=keys.lobby.last_of),
+            events=EventHub(EventStream(transport, keys.lobby, clients.blocking)),
             publisher=Publisher(
-                clients.blocking,
-                keys.lobby,
+                lambda: PublishingSession(clients.blocking(), keys.lobby),
                 settings.grip_urls,
                 prefix=keys.prefix,
                 public_odds=settings.public_odds,
@@ -90,8 +96,8 @@ class Services:
         )
 
     def append_many(self, items: list[Item]) -> list[Outcome]:
-        """Rounds of many tables at once (see :func:`api.storage.batch.append_many`)."""
-        return append_many(self.rounds, items)
+        """Rounds of many tables at once (see :func:`api.writes.batch.append_many`)."""
+        return append_many(self.writer, items)
 
     def ping(self) -> bool:
-        return bool(self.transport.client.ping())
+        return self.transport.ping()

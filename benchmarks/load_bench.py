@@ -177,7 +177,7 @@ def seed(settings: Settings) -> None:
     for t in range(TABLES):
         services.tables.put(f"t{t}", f"Table {t}", "standard")
         for number in range(1, SEEDED + 1):
-            services.rounds.append(f"t{t}", "s1", number, Round("BPPBT"[(number + t) % 5]))
+            services.writer.append(f"t{t}", "s1", number, Round("BPPBT"[(number + t) % 5]))
 
 
 def start_wrk(

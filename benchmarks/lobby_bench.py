@@ -51,7 +51,7 @@ def fill(url: str, tables: int) -> dict[str, int]:
         rounds = deal_shoe(rng.getrandbits(32))
         counts[table] = rng.randint(10, 70)
         for number in range(1, counts[table] + 1):
-            services.rounds.append(table, "s1", number, rounds[number - 1])
+            services.writer.append(table, "s1", number, rounds[number - 1])
     return counts
 
 

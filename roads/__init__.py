@@ -17,12 +17,12 @@ from roads.derived import BLUE, DERIVED_ROADS, RED, derived_mark
 from roads.errors import CardError, RoadsError, RoundError, RuleError, ShoeError
 from roads.expressions import PatternError, parse_expression
 from roads.grid import ROWS, GridLayout
-from roads.odds import VARIANTS
 from roads.patterns import PATTERNS, PROFILES, Pattern
 from roads.round import Round
 from roads.scorecard import MAX_ROUNDS, Scorecard
 from roads.shoe import ShoeHead, Verdict, check_append
 from roads.state import StateError
+from roads.variants import VARIANTS
 
 __all__ = [
     "BLUE",

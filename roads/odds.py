@@ -43,8 +43,8 @@ from roads.cards import CARDS, RANKS
 from roads.composition import DEFAULT_DECKS
 from roads.rules import banker_draws, player_draws
 from roads.scorecard import Scorecard
+from roads.variants import OFFERED, VARIANTS
 
-VARIANTS = ("standard", "no_commission", "speed")
 #: Player / Banker Bonus: what a non-natural win by each margin pays (to 1); smaller margins lose.
 BONUS_PAYS = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
 #: The returns (percent) seed 000 publishes for its no-commission game, fresh 8-deck shoe: an
@@ -62,25 +62,6 @@ PUBLISHED_NO_COMMISSION: dict[str, float] = {
     "banker_bonus": 90.63,
 }
 PUBLISHED_STANDARD_BANKER = 98.94
-BETS = (
-    "player",
-    "banker",
-    "tie",
-    "super_6",
-    "player_pair",
-    "banker_pair",
-    "either_pair",
-    "perfect_pair",
-    "player_bonus",
-    "banker_bonus",
-)
-#: The bets each variant's tables offer: Super 6 is the no-commission game's side bet (seed 003
-#: lists it for Zero-commissioni only; its Speed Baccarat pays Banker 0.95:1 and has none).
-OFFERED: dict[str, tuple[str, ...]] = {
-    "standard": tuple(bet for bet in BETS if bet != "super_6"),
-    "no_commission": BETS,
-    "speed": tuple(bet for bet in BETS if bet != "super_6"),
-}
 
 # -- the fixed structure of the first four cards -----------------------------------------------
 

@@ -89,7 +89,7 @@ def redis_client(backend):
 
 def make_app(url: str, *, cluster: bool = False, **overrides):
     """The app on the tests' Redis. The odds are public here unless a test says otherwise
-    (tests/test_api_read_keys.py holds the default: behind read keys)."""
+    (tests/http/test_auth.py holds the default: behind read keys)."""
     overrides.setdefault("public_odds", True)
     settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,), **overrides)
     app = create_app(settings)

@@ -3,7 +3,7 @@ file per language, the same keys in each, so a player's language is the same on 
 the API (``GET /v1/patterns?lang=it`` names and describes the patterns from them).
 
 A catalogue maps a key to its text (``"pattern.banker_streak.name": "Serie Banco"``), or to its
-plural forms (``{"one": "{n} mano", "other": "{n} mani"}``); ``tests/test_catalogues.py`` holds
+plural forms (``{"one": "{n} mano", "other": "{n} mani"}``); ``tests/http/test_catalogues.py`` holds
 every file to English's keys, to the plural forms its language needs, and English's pattern texts
 to :mod:`roads.patterns`.
 """

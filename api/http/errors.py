@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import redis
 from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, default_exceptions
@@ -15,7 +14,8 @@ from api.http.archive import archive_path
 from api.http.responses import ErrorSchema
 from api.http.traffic import HEADER as REQUEST_ID_HEADER
 from api.metrics import UNAVAILABLE
-from api.storage.errors import Conflict, Contended, NotFound, NotReplicated, Retired
+from api.storage.errors import STORE_UNAVAILABLE, Contended, NotFound, NotReplicated, Retired
+from api.writes.errors import Conflict
 from roads import RoadsError, RoundError, RuleError, ShoeError
 
 # Headers of werkzeug's own exceptions worth passing on.
@@ -56,13 +56,6 @@ def _summary(errors: Any, path: str = "") -> str:
     return f"{path}: {text}" if path else text
 
 
-REDIS_DOWN = "the round store (Redis) is unreachable; retry shortly"
-# A Redis Cluster failing over: a master is down, a slot moves, a replica is read-only until it
-# is promoted. All pass within seconds; the client's retry is safe.
-FAILING_OVER = "the round store (Redis Cluster) is failing over; retry shortly"
-# Redis at its maxmemory with nothing it may evict (rounds never expire): writes wait for room.
-OUT_OF_MEMORY = "the round store (Redis) is out of memory; retry once it has room"
-
 # (exception, status, message or None for the exception's own, the cause a 503 is counted
 # under); the first that matches answers. A request that breaks its schema is a 400 (flask-smorest
 # answers it before any of these); one the schema admits but the game's rules refuse (the drawing
@@ -77,14 +70,7 @@ STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
     (Conflict, 409, None, None),
     (Contended, 503, None, "contention"),
     (NotReplicated, 503, None, "not_replicated"),
-    (redis.exceptions.OutOfMemoryError, 503, OUT_OF_MEMORY, "out_of_memory"),
-    (redis.exceptions.ConnectionError, 503, REDIS_DOWN, "redis_down"),
-    (redis.exceptions.TimeoutError, 503, REDIS_DOWN, "redis_down"),
-    (redis.exceptions.ClusterError, 503, FAILING_OVER, "failing_over"),
-    (redis.exceptions.RedisClusterException, 503, FAILING_OVER, "failing_over"),
-    (redis.exceptions.TryAgainError, 503, FAILING_OVER, "failing_over"),
-    (redis.exceptions.ReadOnlyError, 503, FAILING_OVER, "failing_over"),
-    (redis.exceptions.AskError, 503, FAILING_OVER, "failing_over"),
+    *((kind, 503, message, cause) for kind, message, cause in STORE_UNAVAILABLE),
 )
 
 

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from flask import Response, current_app, request
 from flask_smorest import Blueprint, abort
 
+from api.codecs.events import Channel, Event, stream_key
 from api.http.answers import services
 from api.http.auth import offered_key, reads_odds
 from api.http.requests import EventsQuerySchema
-from api.live.events import BAD_EVENT_ID, EVENT_ID, Channel, Event, Subscription, stream_key
+from api.live.events import BAD_EVENT_ID, EVENT_ID, Subscription
 from api.live.grip import channel_names, event_channel, hold_headers, parse_grip_last
 from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, lag_of
 
@@ -56,7 +57,7 @@ def events(query):
     hub = services().events
     subscription = hub.subscribe(channel)
     try:
-        backlog = hub.backlog(services().transport.client, last, channel) if last else []
+        backlog = hub.backlog(last, channel) if last else []
     except Exception:
         hub.unsubscribe(subscription)
         raise
@@ -123,13 +124,12 @@ def _held(channel: Channel, last: str | None, odds: bool) -> Response:
     tables = sorted(channel) if channel is not None else [None]
     delivered = parse_grip_last(request.headers.get("Grip-Last"))
     after = {name: delivered.get(name, last) for name in names}
-    client = svc.transport.client
-    found = svc.events.heads(client, channel)
+    found = svc.events.heads(channel)
     heads = {name: found[table] for name, table in zip(names, tables, strict=True)}
     body = [] if delivered else [RETRY]
     starts = [point for point in after.values() if point]
     if starts:
-        backlog = svc.events.backlog(client, min(starts, key=stream_key), channel)
+        backlog = svc.events.backlog(min(starts, key=stream_key), channel)
         if backlog is None:
             body.append(RESET)
             backlog = []

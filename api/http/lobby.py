@@ -8,6 +8,7 @@ import hashlib
 from flask import Response
 from flask_smorest import Blueprint
 
+from api.codecs.tiles import good_roads_answer, lobby_answer
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.auth import HEADER, reads_odds
 from api.http.catalogues import catalogue, pattern_text
@@ -16,7 +17,7 @@ from api.http.parsing import QueryMemoParser
 from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema, PatternsQuerySchema
 from api.http.responses import GoodRoadsSchema, PatternsSchema, TablesSchema
 from api.metrics import read_cache
-from api.storage.lobby import sorted_by_streak, without_edge
+from api.storage.lobby import sorted_by_streak
 from roads.expressions import parse_expression
 from roads.patterns import PROFILES, Pattern
 
@@ -88,21 +89,14 @@ def tables(query):
     read_cache("lobby", "built" if body is None else "memory").inc()
     if body is None:
         # The lobby may have moved meanwhile: the answer carries the cursor it was read at.
-        cursor, tiles, grown = lobby.tables(
-            grown_road=road if since is not None else None, parsed=sort == "streak"
-        )
+        cursor, tiles, grown = lobby.tables(grown_road=road if since is not None else None)
         key = (*cursor, sort, road, since, odds)
         if sort == "streak":
             tiles = sorted_by_streak(tiles, road)
         else:
             tiles.sort(key=lambda tile: tile.table)
-        head = b'{"cursor":%d' % cursor[1]
-        if since is not None:
-            head += b',"grown":%d' % sum(1 for seq in grown.values() if int(seq) > since)
-        # The tiles are JSON already (api.storage.lobby.Tile): the answer is spliced, not encoded.
-        body = head + b',"tables":[' + b",".join(tile.json for tile in tiles) + b"]}"
-        if not odds:
-            body = without_edge(body)
+        grew = sum(1 for seq in grown.values() if int(seq) > since) if since is not None else None
+        body = lobby_answer(cursor[1], grew, tiles, odds)
         answers.put(key, body)
     keep_compressed(f"tables:{key}")  # the same bytes for every client until the cursor moves
     response = json_response(body, etag_of("tables", *key))
@@ -128,14 +122,9 @@ def good_roads(query):
     found = lobby.members(chosen) + (lobby.custom_members(custom) if custom else [])
     found.sort(key=lambda item: (item[0], item[1]))
     tiles = lobby.tiles_of(sorted({table for table, _, _ in found}))
-    items = [
-        b'{"table":"%s","pattern":%s,"since_round":%d,"summary":%s}'
-        % (table.encode(), dumps(pattern), since, tiles[table].json)
-        for table, pattern, since in found
-        if table in tiles
-    ]
-    body = b'{"good_roads":[' + b",".join(items) + b"]}"
-    response = Response(body if reads_odds() else without_edge(body), mimetype="application/json")
+    odds = reads_odds()
+    body = good_roads_answer(found, tiles, odds)
+    response = Response(body, mimetype="application/json")
     response.vary.add(HEADER)
     return response
 

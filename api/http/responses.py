@@ -1,12 +1,13 @@
 """Response schemas (marshmallow 4): the OpenAPI document of what the service answers. The shapes
-of the roads are :mod:`roads.shapes`; ``tests/test_contract.py`` holds these schemas to them."""
+of the roads are :mod:`roads.shapes`; ``tests/http/test_responses.py`` holds these schemas to
+them."""
 
 from __future__ import annotations
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from roads.odds import BETS
+from roads.variants import BETS
 
 
 class RoundRecordSchema(ma.Schema):

@@ -11,8 +11,8 @@ from api.http.errors import status_of
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
 from api.http.responses import BatchResultSchema, ErrorSchema, HistorySchema, WriteResultSchema
 from api.metrics import ROUNDS
-from api.storage.errors import Conflict
-from api.storage.rounds import Written
+from api.writes.errors import Conflict
+from api.writes.writer import Written
 from roads import RoadsError, Round
 
 blp = Blueprint("rounds", __name__, description="Reporting rounds, and each shoe's history.")
@@ -66,7 +66,7 @@ def post_round(report, table, shoe):
     """
     round = round_of_report(report)
     try:
-        write = services().rounds.append(table, shoe, report["round"], round)
+        write = services().writer.append(table, shoe, report["round"], round)
     except Conflict:
         ROUNDS.labels("conflict").inc()
         raise
@@ -131,7 +131,7 @@ def put_round(report, table, shoe, number):
     otherwise)."""
     if report.get("round", number) != number:
         abort(422, message=f"the body's round {report['round']} is not the path's round {number}")
-    write = services().rounds.replace(table, shoe, number, round_of_report(report))
+    write = services().writer.replace(table, shoe, number, round_of_report(report))
     return written(table, shoe, write, 200)
 
 
@@ -143,7 +143,7 @@ def void_round(table, shoe, number):
     """Cancel a round (void).
 
     It stays in the history, marked void, and leaves every road."""
-    write = services().rounds.void(table, shoe, number)
+    write = services().writer.void(table, shoe, number)
     return written(table, shoe, write, 200)
 
 

@@ -17,13 +17,10 @@ from __future__ import annotations
 import queue
 import re
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 
-import redis
-
+from api.codecs.events import Channel, Event, stream_key
 from api.live.reconnecting import ProcessThread, keep_serving
-from api.storage.lobby import without_edge
+from api.storage.eventstream import EventStream, StreamReader
 
 BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
 # A stream id; ``0`` alone too (with ``0-0``: from the start).
@@ -31,89 +28,10 @@ EVENT_ID = re.compile(r"^[0-9]{1,20}(-[0-9]{1,20})?$")
 BAD_EVENT_ID = "Last-Event-ID must be an event id such as 1700000000000-0 (0: every event kept)"
 
 
-HIDDEN = ":\n\n"  # what a client without the odds gets of an ``edge`` event: a comment
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One event of the stream, rendered once for each kind of channel: ``lobby`` (a table's
-    events with its tile ``summary``) and ``table`` (with the road ``patch``), each in full and
-    without the odds (the tile's edge flags emptied, an ``edge`` event a bare comment)."""
-
-    id: str
-    type: str
-    table: str | None
-    prev: str | None  # the table's event before this one
-    lobby: str  # the SSE text on the lobby channel
-    detail: str  # on a table's channel
-    lobby_public: str  # the same, without the odds
-    detail_public: str
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return stream_key(self.id)
-
-    def sse(self, channel: Channel, odds: bool = True) -> str:
-        """The event in the ``text/event-stream`` format, as ``channel`` carries it to a client
-        who reads the odds, or one who does not."""
-        if channel is None:
-            return self.lobby if odds else self.lobby_public
-        return self.detail if odds else self.detail_public
-
-    @classmethod
-    def of(cls, entry_id: str, type: str, data: str, extras: dict[str, str]) -> Event:
-        """An event from a stream entry's fields: ``data``, and when it has them ``table``,
-        ``summary`` (the tile, added on the lobby channel) and ``patch`` (``base_version`` and
-        ``patch``, added on a table's channel)."""
-        lobby, detail = data, data
-        if "summary" in extras:
-            lobby = f'{data[:-1]},"summary":{extras["summary"]}}}'
-        if "patch" in extras:
-            detail = f"{data[:-1]},{extras['patch'][1:]}"
-        head = f"id: {entry_id}\nevent: {type}\ndata: "
-        lobby, detail = f"{head}{lobby}\n\n", f"{head}{detail}\n\n"
-        if type == "edge":
-            hidden_lobby = hidden_detail = f"id: {entry_id}\n{HIDDEN}"
-        elif "summary" in extras:
-            hidden_lobby = without_edge(lobby.encode()).decode()
-            hidden_detail = without_edge(detail.encode()).decode()
-        else:
-            hidden_lobby, hidden_detail = lobby, detail
-        return cls(
-            entry_id,
-            type,
-            extras.get("table"),
-            extras.get("prev") or None,
-            lobby,
-            detail,
-            hidden_lobby,
-            hidden_detail,
-        )
-
-
-# Which events a client gets: ``None`` for the lobby channel, else the tables it watches.
-Channel = frozenset[str] | None
-
-
 def carries(channel: Channel, event: Event) -> bool:
     """Whether ``channel`` carries ``event``: the lobby channel every event, a table channel
     the events of its tables."""
     return channel is None or event.table in channel
-
-
-def stream_key(event_id: str) -> tuple[int, int]:
-    """A stream id as a comparable pair (``"1700000000000-3"`` -> ``(1700000000000, 3)``)."""
-    millis, _, sequence = event_id.partition("-")
-    return int(millis), int(sequence or 0)
-
-
-def entry_event(entry_id: bytes, fields: dict[bytes, bytes]) -> Event:
-    extras = {
-        name.decode(): value.decode()
-        for name, value in fields.items()
-        if name not in (b"type", b"data")
-    }
-    return Event.of(entry_id.decode(), fields[b"type"].decode(), fields[b"data"].decode(), extras)
 
 
 class Subscription:
@@ -164,17 +82,13 @@ class EventHub:
 
     def __init__(
         self,
-        factory: Callable[[], redis.Redis],
-        stream: str,
+        stream: EventStream,
         *,
         block_ms: int = int(BLOCK_SECONDS * 1000),
         queue_size: int = 1000,
         retry_seconds: float = 0.5,
-        last_of: str = "",
     ) -> None:
-        self._factory = factory
         self._stream = stream
-        self._last_of = last_of
         self._block_ms = block_ms
         self._queue_size = queue_size
         self._retry = retry_seconds
@@ -208,53 +122,42 @@ class EventHub:
         return len(self._subscribers)
 
     def backlog(
-        self, client: redis.Redis, after: str, channel: Channel = None, limit: int = 10_000
+        self, after: str, channel: Channel = None, limit: int = 10_000
     ) -> list[Event] | None:
         """The events of ``channel`` after id ``after`` still in the stream, oldest first;
         ``None`` when some of them were already trimmed, or there are more than ``limit``
         (the client must start afresh). ``0`` (or ``0-0``) asks for every event kept."""
         millis, sequence = stream_key(after)
         if (millis, sequence) == (0, 0):
-            return self._everything(client, channel, limit)
+            return self._everything(channel, limit)
         after = f"{millis}-{sequence}"
-        entries = client.xrange(self._stream, min=after, max="+", count=limit + 2)
-        events = [entry_event(entry_id, fields) for entry_id, fields in entries]
+        events = self._stream.between(after, "+", limit + 2)
         if events and events[0].id == after:
             events = events[1:]
         else:
-            first = client.xrange(self._stream, min="-", max="+", count=1) if not events else None
-            oldest = events[0].id if events else first[0][0].decode() if first else None
+            oldest = events[0].id if events else self._stream.oldest()
             if oldest is not None and stream_key(oldest) > stream_key(after):
                 return None  # the stream no longer reaches back to where the client was
         if len(events) > limit:
             return None
         return [event for event in events if carries(channel, event)]
 
-    def _everything(self, client: redis.Redis, channel: Channel, limit: int) -> list[Event] | None:
+    def _everything(self, channel: Channel, limit: int) -> list[Event] | None:
         """Every event kept, or ``None`` when the stream was ever trimmed (it has fewer entries
         than were added) or keeps more than ``limit``."""
-        try:
-            info = client.xinfo_stream(self._stream)
-        except redis.ResponseError:  # no stream yet: nothing was ever added
-            return []
-        if int(info["entries-added"]) > int(info["length"]) or int(info["length"]) > limit:
+        added, kept = self._stream.counts()
+        if added > kept or kept > limit:
             return None
-        entries = client.xrange(self._stream, min="-", max="+", count=limit)
-        events = [entry_event(entry_id, fields) for entry_id, fields in entries]
+        events = self._stream.between("-", "+", limit) if kept else []
         return [event for event in events if carries(channel, event)]
 
-    def heads(self, client: redis.Redis, channel: Channel) -> dict[str | None, str | None]:
+    def heads(self, channel: Channel) -> dict[str | None, str | None]:
         """The id of the newest event of each table of ``channel`` (``None``: none kept), or of
         the stream (under the key ``None``) for the lobby channel."""
         if channel is None:
-            newest = client.xrevrange(self._stream, count=1)
-            return {None: newest[0][0].decode() if newest else None}
+            return {None: self._stream.newest()}
         tables = sorted(channel)
-        found = client.hmget(self._last_of, tables)
-        return {
-            table: value.decode() if value else None
-            for table, value in zip(tables, found, strict=True)
-        }
+        return dict(zip(tables, self._stream.newest_of(tables), strict=True))
 
     def stop(self) -> None:
         self._stop.set()
@@ -279,25 +182,21 @@ class EventHub:
         # Redis away: read again from the last id seen, so nothing is skipped.
         self._last = None
         keep_serving(
-            self._factory,
+            self._stream.reader,
             self._follow,
             stop=self._stop,
             retry_seconds=self._retry,
             name="event hub",
         )
 
-    def _follow(self, client: redis.Redis) -> None:
+    def _follow(self, reader: StreamReader) -> None:
         if self._last is None:
-            newest = client.xrevrange(self._stream, count=1)
-            self._last = newest[0][0].decode() if newest else "0-0"
+            self._last = reader.newest() or "0-0"
         self._started.set()
         while not self._stop.is_set():
-            answer = client.xread({self._stream: self._last}, block=self._block_ms, count=500)
-            for _, entries in answer or []:
-                for entry_id, fields in entries:
-                    event = entry_event(entry_id, fields)
-                    self._last = event.id
-                    self._deliver(event)
+            for event in reader.after(self._last, block_ms=self._block_ms, count=500):
+                self._last = event.id
+                self._deliver(event)
 
     def _deliver(self, event: Event) -> None:
         with self._lock:

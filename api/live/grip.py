@@ -18,12 +18,12 @@ with or without the proxy.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlencode
 
-from api.live.events import Channel, Event
+from api.codecs.events import Channel, Event
+from api.codecs.jsontext import dumps
 
 LOBBY = "lobby"
 NEXT_LINK_TIMEOUT = 120  # seconds idle before the proxy asks the next link anyway
@@ -32,7 +32,7 @@ GRIP_LAST = re.compile(r"^\s*([^;,\s]+)\s*;\s*last-id=([^,\s]+)\s*$")
 
 # When the odds are not public, each channel has a twin for the clients who read them (a read
 # key): ``odds:lobby``, ``odds:t:TABLE``. The plain channels then carry the events without the
-# odds (see :meth:`api.live.events.Event.sse`).
+# odds (see :meth:`api.codecs.events.Event.sse`).
 ODDS = "odds:"
 
 
@@ -125,4 +125,4 @@ def _item(channel: str, id: str, prev: str | None, content: str) -> dict:
 
 
 def publish_body(items: Iterable[dict]) -> bytes:
-    return json.dumps({"items": list(items)}, separators=(",", ":")).encode()
+    return dumps({"items": list(items)})

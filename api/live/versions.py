@@ -3,7 +3,7 @@ picture) needs no round trip to Redis to know it is serving the current version.
 
 - Every write script publishes ``table \\x1f shoe \\x1f version \\x1f current \\x1f seq``
   on the deployment's version channel (:attr:`api.storage.keys.Keyspace.versions_channel`; the
-  format is :mod:`api.storage.scripts`'s) when it commits (``current`` when the shoe is the
+  format is :mod:`api.codecs.versionmessage`) when it commits (``current`` when the shoe is the
   table's current one, else empty; ``seq`` the table's write sequence number); a process that
   commits a write also records it at once (it reads its own writes). The table's current shoe
   is the one of its latest write flagged ``current``: ordering by ``seq`` keeps a late message
@@ -29,10 +29,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-import redis
-
+from api.codecs.versionmessage import VersionMessage
 from api.live.reconnecting import ProcessThread, keep_serving
-from api.storage.scripts import parse_version_message
+from api.storage.versionfeed import SUBSCRIBED, VersionSubscription
 
 
 class VersionWatch:
@@ -40,14 +39,12 @@ class VersionWatch:
 
     def __init__(
         self,
-        factory: Callable[[], redis.Redis],
-        channel: str,
+        subscribe: Callable[[], VersionSubscription],
         *,
         retry_seconds: float = 0.5,
         on_reset: Callable[[], None] | None = None,
     ) -> None:
-        self._factory = factory
-        self._channel = channel
+        self._subscribe = subscribe
         # Called whenever what this process knew may be out of date (subscription lost or made
         # again, for example across a Redis restart): caches keyed by version are dropped too.
         self._on_reset = on_reset
@@ -59,7 +56,7 @@ class VersionWatch:
         self._generation = 0  # raised whenever the subscription is made or lost
         self._listener = ProcessThread(self._listen, "version-watch")
         self._stop = threading.Event()
-        self._pubsub: redis.client.PubSub | None = None  # the subscription being read
+        self._subscription: VersionSubscription | None = None  # the one being read
 
     def get(self, table: str, shoe: str) -> int | None:
         """The shoe's version if this process knows it for sure, else ``None`` (ask Redis)."""
@@ -106,10 +103,9 @@ class VersionWatch:
     def stop(self) -> None:
         """Stop following: the subscriber thread ends (its read interrupted)."""
         self._stop.set()
-        pubsub = self._pubsub
-        connection = pubsub.connection if pubsub is not None else None
-        if connection is not None:
-            connection.disconnect()
+        subscription = self._subscription
+        if subscription is not None:
+            subscription.interrupt()
 
     def following(self) -> bool:
         """Whether this process's subscriber thread runs (until :meth:`stop`)."""
@@ -126,7 +122,7 @@ class VersionWatch:
     def _listen(self) -> None:
         # Any failure: forget, fall back to Redis, and subscribe again.
         keep_serving(
-            self._subscribe,
+            self._subscribed,
             self._follow,
             stop=self._stop,
             retry_seconds=self._retry,
@@ -134,23 +130,17 @@ class VersionWatch:
             on_lost=lambda: self._set_healthy(False),
         )
 
-    def _subscribe(self) -> redis.client.PubSub:
-        pubsub = self._factory().pubsub()
-        pubsub.subscribe(self._channel)
-        self._pubsub = pubsub
-        return pubsub
+    def _subscribed(self) -> VersionSubscription:
+        self._subscription = self._subscribe()
+        return self._subscription
 
-    def _follow(self, pubsub: redis.client.PubSub) -> None:
+    def _follow(self, subscription: VersionSubscription) -> None:
         while not self._stop.is_set():
-            # timeout=None: wait in the read itself, however long, whatever the client's socket
-            # timeout (redis-py 8.1). A lost connection still ends the wait with an error.
-            message = pubsub.get_message(timeout=None)
-            if message is None:
-                continue  # a health check's answer
-            if message["type"] == "subscribe":
+            message = subscription.next()
+            if message == SUBSCRIBED:
                 self._set_healthy(True)
-            elif message["type"] == "message":
-                self._apply(message["data"])
+            elif isinstance(message, VersionMessage):
+                self._apply(message)
 
     def _set_healthy(self, healthy: bool) -> None:
         with self._lock:
@@ -162,8 +152,7 @@ class VersionWatch:
         if self._on_reset is not None:
             self._on_reset()
 
-    def _apply(self, data: bytes) -> None:
-        message = parse_version_message(data)
+    def _apply(self, message: VersionMessage) -> None:
         key = (message.table, message.shoe)
         with self._lock:
             if message.version > self._versions.get(key, -1):

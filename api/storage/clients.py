@@ -74,7 +74,7 @@ class RedisClients:
         """The configured Redis, or the embedded one when no URL is set; ``patience``: how much
         longer a blocking client waits."""
         if settings.embedded:
-            from api.embedded import embedded_redis
+            from api.storage.embedded import embedded_redis
 
             factory = embedded_redis()
             return cls(factory, factory)

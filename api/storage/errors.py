@@ -3,16 +3,7 @@ maps each to its status, :mod:`api.http.errors`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-
-class Conflict(Exception):
-    """The write does not fit the shoe as it is (409)."""
-
-    def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.details = details
+import redis
 
 
 class NotFound(Exception):
@@ -40,3 +31,24 @@ class NotReplicated(Exception):
 
 class Contended(Exception):
     """Other writers kept changing the shoe while this write was computed (503, retry)."""
+
+
+REDIS_DOWN = "the round store (Redis) is unreachable; retry shortly"
+# A Redis Cluster failing over: a master is down, a slot moves, a replica is read-only until it
+# is promoted. All pass within seconds; the client's retry is safe.
+FAILING_OVER = "the round store (Redis Cluster) is failing over; retry shortly"
+# Redis at its maxmemory with nothing it may evict (rounds never expire): writes wait for room.
+OUT_OF_MEMORY = "the round store (Redis) is out of memory; retry once it has room"
+
+#: The store down, full or failing over: (what Redis's client raises, what a client is told, the
+#: cause it is counted under). Each passes; the client's retry is safe.
+STORE_UNAVAILABLE: tuple[tuple[type[Exception], str, str], ...] = (
+    (redis.exceptions.OutOfMemoryError, OUT_OF_MEMORY, "out_of_memory"),
+    (redis.exceptions.ConnectionError, REDIS_DOWN, "redis_down"),
+    (redis.exceptions.TimeoutError, REDIS_DOWN, "redis_down"),
+    (redis.exceptions.ClusterError, FAILING_OVER, "failing_over"),
+    (redis.exceptions.RedisClusterException, FAILING_OVER, "failing_over"),
+    (redis.exceptions.TryAgainError, FAILING_OVER, "failing_over"),
+    (redis.exceptions.ReadOnlyError, FAILING_OVER, "failing_over"),
+    (redis.exceptions.AskError, FAILING_OVER, "failing_over"),
+)

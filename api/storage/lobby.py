@@ -34,94 +34,82 @@ both scripts go in one round trip, the second reading the update from the table'
 
 from __future__ import annotations
 
-import json
-import re
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
-import redis
-
+from api.codecs.jsontext import loads
+from api.codecs.tiles import EMPTY, Tile, registry_entry
 from api.storage.keys import LobbyKeys
-from api.storage.lobbyscript import (
-    LOBBY_RETIRE,
-    STREAM_LENGTH,
-    compact,
-    registry_entry,
-    retire_keys,
-)
-from roads.lobby import LOBBY_ROADS, RoadShape, sort_key
+from api.storage.lobbyscript import LOBBY_RETIRE, STREAM_LENGTH, retire_keys
+from api.storage.transport import Transport
+from roads.lobby import RoadShape, sort_key
 from roads.patterns import Pattern
 
 
 class Lobby:
     """Reads of the lobby-wide structures, and naming a table in them."""
 
-    def __init__(self, client: Callable[[], redis.Redis], keys: LobbyKeys) -> None:
-        # ``client()``: this process's client (see api.storage.transport.Transport.client).
-        self._client = client
+    def __init__(self, transport: Transport, keys: LobbyKeys) -> None:
+        self.transport = transport
         self.keys = keys
-        # Parsed JSON per table, reused while the stored bytes are unchanged.
-        self._parsed: dict[tuple[str, str], tuple[bytes, Any]] = {}
+        # Each table's tile, encoded again only when its stored values change.
+        self._tiles: dict[str, tuple[bytes, bytes | None, Tile]] = {}
+        self._shapes: dict[str, tuple[bytes, RoadShape]] = {}
 
     def register(self, table: str, name: str, variant: str) -> None:
         """Name a table in the lobby (and move the lobby's cursor: its answers changed)."""
-        pipe = self._client().pipeline(transaction=True)
-        pipe.hset(self.keys.tables, table, registry_entry(name, variant))
-        pipe.hdel(self.keys.retired, table)
-        pipe.incr(self.keys.seq)
-        pipe.execute()
+        self.transport.multi(
+            [
+                ("HSET", self.keys.tables, table, registry_entry(name, variant)),
+                ("HDEL", self.keys.retired, table),
+                ("INCR", self.keys.seq),
+            ]
+        )
 
     def retire(self, table: str) -> bool:
         """Take the table out of the lobby, Good Roads and the event feed until a round for it
         starts it again (:data:`~api.storage.lobbyscript.LOBBY_RETIRE`); its rounds are not
         touched. ``False`` when the lobby did not list it."""
-        found = LOBBY_RETIRE.run(self._client(), retire_keys(self.keys), [table, STREAM_LENGTH])
+        found = self.transport.script(LOBBY_RETIRE, retire_keys(self.keys), [table, STREAM_LENGTH])
         return bool(found)
 
     def cursor(self) -> tuple[str, int]:
         """(epoch, lobby sequence number): what every lobby answer is cached under."""
-        pipe = self._client().pipeline(transaction=True)
-        pipe.get(self.keys.epoch)
-        pipe.get(self.keys.seq)
-        epoch, seq = pipe.execute()
+        epoch, seq = self.transport.multi([("GET", self.keys.epoch), ("GET", self.keys.seq)])
         return self._epoch(epoch), int(seq or 0)
 
-    def tables(
-        self, *, grown_road: str | None = None, parsed: bool = False
-    ) -> tuple[tuple[str, int], list[Tile], dict]:
+    def tables(self, *, grown_road: str | None = None) -> tuple[tuple[str, int], list[Tile], dict]:
         """((epoch, lobby sequence number), every table's tile, the ``grown`` hash of
-        ``grown_road``), all read at one instant; with ``parsed``, each tile's summary too."""
+        ``grown_road``), all read at one instant."""
         keys = self.keys
-        pipe = self._client().pipeline(transaction=True)
-        pipe.get(keys.epoch)
-        pipe.get(keys.seq)
-        pipe.hgetall(keys.tables)
-        pipe.hgetall(keys.summaries)
+        commands = [
+            ("GET", keys.epoch),
+            ("GET", keys.seq),
+            ("HGETALL", keys.tables),
+            ("HGETALL", keys.summaries),
+        ]
         if grown_road is not None:
-            pipe.hgetall(keys.grown(grown_road))
-        epoch, seq, registry, summaries, *grown = pipe.execute()
+            commands.append(("HGETALL", keys.grown(grown_road)))
+        epoch, seq, registry, summaries, *grown = self.transport.multi(commands)
         tiles = [
-            self._tile(table.decode(), entry, summaries.get(table), parsed)
+            self._tile(table.decode(), entry, summaries.get(table))
             for table, entry in registry.items()
         ]
         return (self._epoch(epoch), int(seq or 0)), tiles, (grown[0] if grown else {})
 
     def _epoch(self, epoch: bytes | None) -> str:
         if epoch is None:  # a new lobby, or one Redis lost: name this life of it
-            client: redis.Redis = self._client()
-            client.set(self.keys.epoch, secrets.token_hex(8), nx=True)
-            epoch = client.get(self.keys.epoch)
+            self.transport.command("SET", self.keys.epoch, secrets.token_hex(8), "NX")
+            epoch = self.transport.command("GET", self.keys.epoch)
         return epoch.decode()
 
     def members(self, patterns: Sequence[str]) -> list[tuple[str, str, int]]:
         """(table, pattern, since_round) of every table that matches each built-in pattern."""
-        pipe = self._client().pipeline(transaction=False)
-        for pattern in patterns:
-            pipe.hgetall(self.keys.good(pattern))
+        replies = self.transport.multi(
+            [("HGETALL", self.keys.good(pattern)) for pattern in patterns], atomic=False
+        )
         found = []
-        for pattern, members in zip(patterns, pipe.execute(), strict=True):
+        for pattern, members in zip(patterns, replies, strict=True):
             found += [(table.decode(), pattern, int(since)) for table, since in members.items()]
         return found
 
@@ -129,9 +117,8 @@ class Lobby:
         """(table, pattern id, since_round) of every table whose Big Road matches a client's
         own pattern now."""
         found = []
-        for table, raw in self._client().hgetall(self.keys.shapes).items():
-            shape = RoadShape.from_dict(self._parse("shape", table.decode(), raw))
-            for good in shape.good_roads(patterns):
+        for table, raw in self.transport.command("HGETALL", self.keys.shapes).items():
+            for good in self._shape(table.decode(), raw).good_roads(patterns):
                 found.append((table.decode(), good["pattern"], good["since_round"]))
         return found
 
@@ -139,74 +126,33 @@ class Lobby:
         """The tiles of these tables (one round trip)."""
         if not tables:
             return {}
-        pipe = self._client().pipeline(transaction=True)
-        pipe.hmget(self.keys.tables, tables)
-        pipe.hmget(self.keys.summaries, tables)
-        entries, summaries = pipe.execute()
+        entries, summaries = self.transport.multi(
+            [("HMGET", self.keys.tables, *tables), ("HMGET", self.keys.summaries, *tables)]
+        )
         return {
-            table: self._tile(table, entry, summary, False)
+            table: self._tile(table, entry, summary)
             for table, entry, summary in zip(tables, entries, summaries, strict=True)
             if entry is not None
         }
 
-    def _tile(self, table: str, entry: bytes, raw: bytes | None, parsed: bool) -> Tile:
-        summary = raw or EMPTY_JSON
-        # Both stored values are JSON objects: the tile is the two spliced after the id, never
-        # decoded and encoded again (a lobby answer holds every table's tile).
-        text = b'{"table":"%s",%s,%s' % (table.encode(), entry[1:-1], summary[1:])
-        return Tile(table, text, self._parse("summary", table, raw) if parsed and raw else None)
+    def _tile(self, table: str, entry: bytes, summary: bytes | None) -> Tile:
+        known = self._tiles.get(table)
+        if known is not None and known[0] == entry and known[1] == summary:
+            return known[2]
+        tile = Tile.of(table, entry, summary)
+        self._tiles[table] = (entry, summary, tile)
+        return tile
 
-    def _parse(self, kind: str, table: str, raw: bytes) -> Any:
-        known = self._parsed.get((kind, table))
+    def _shape(self, table: str, raw: bytes) -> RoadShape:
+        known = self._shapes.get(table)
         if known is not None and known[0] == raw:
             return known[1]
-        value = json.loads(raw)
-        self._parsed[(kind, table)] = (raw, value)
-        return value
-
-
-# The edge flags of a tile (``"edge":{"bet":rtp,...}``): only readers of the odds see them.
-EDGE = re.compile(rb'"edge":\{[^{}]*\}')
-
-
-def without_edge(text: bytes) -> bytes:
-    """A tile's JSON (or JSON holding tiles) with the edge flags emptied."""
-    return EDGE.sub(b'"edge":{}', text)
-
-
-@dataclass(frozen=True)
-class Tile:
-    """A table's tile as JSON (``table``, ``name``, ``variant``, then the summary of
-    :func:`api.storage.lobbyscript.update_of`), and the summary parsed when it was asked for
-    (``None`` for a table with no rounds yet, or when not asked)."""
-
-    table: str
-    json: bytes
-    summary: dict[str, Any] | None = None
-
-
-EMPTY: dict[str, Any] = {
-    "shoe": None,
-    "version": 0,
-    "rounds_played": 0,
-    "recent": [],
-    "streaks": {
-        road: {
-            "current": {"side": None, "length": 0},
-            "longest": {"side": None, "length": 0},
-        }
-        for road in LOBBY_ROADS
-    },
-    "good_roads": [],
-    "edge": {},
-}
-
-
-EMPTY_JSON = compact(EMPTY).encode()
+        shape = RoadShape.from_dict(loads(raw))
+        self._shapes[table] = (raw, shape)
+        return shape
 
 
 def sorted_by_streak(tiles: list[Tile], road: str) -> list[Tile]:
-    """Longest current run on ``road`` first, then longest run of the shoe, then by id (the
-    tiles' summaries parsed)."""
+    """Longest current run on ``road`` first, then longest run of the shoe, then by id."""
     by_id = sorted(tiles, key=lambda tile: tile.table)
     return sorted(by_id, key=lambda tile: sort_key(road, tile.summary or EMPTY), reverse=True)

@@ -1,11 +1,10 @@
-"""How a committed write reaches the lobby: the update it implies, and the script that applies it.
+"""How a committed write reaches the lobby: the script that applies its lobby update.
 
-A write is committed by a script on its table's slot (:mod:`api.storage.scripts`), which also
-keeps the lobby update the write implies at ``{t:TABLE}:lobby`` as ``SEQ:CURRENT:JSON`` (the
-table's write sequence number, ``1`` when the shoe is the table's current one, the update's JSON
-from :func:`update_of`). :data:`LOBBY_PUBLISH` then applies it to the lobby-wide keys, on the
-lobby's slot: on a single Redis server in the same round trip, reading the update from the
-table's key; on Redis Cluster in a second one, with the update passed in.
+A write is committed by a script on its table's slot (:mod:`api.storage.writescripts`), which also
+keeps the lobby update its plan carries (:mod:`api.codecs.lobbyupdate`) at ``{t:TABLE}:lobby``.
+:data:`LOBBY_PUBLISH` then applies it to the lobby-wide keys, on the lobby's slot: on a single
+Redis server in the same round trip, reading the update from the table's key; on Redis Cluster in
+a second one, with the update passed in.
 
 **Why the Good Road and edge transitions are made in Lua.** A ``good_road`` or ``edge`` event
 fires when a table starts or stops matching, which depends on the membership the lobby held when
@@ -18,133 +17,71 @@ applied, can fire each transition once and in order. The rule itself is
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any
 
+from api.codecs import lobbyupdate
+from api.codecs.tiles import registry_entry
 from api.storage.keys import LobbyKeys
-from api.storage.roadevents import TableEvent
 from api.storage.scripts import Script
-from roads import Scorecard
-from roads.lobby import LOBBY_ROADS, RoadShape, run_changes, summary
+from roads.lobby import LOBBY_ROADS
 from roads.patterns import PATTERNS
 
 # Events kept for clients that resume (approximate, trimmed by Redis). A round's event holds its
 # road patch and the table's tile, about 3 KB, so the stream holds at most about 30 MB.
 STREAM_LENGTH = 10_000
-
-
-def compact(payload: Any) -> str:
-    return json.dumps(payload, separators=(",", ":"))
-
-
-def registry_entry(name: str, variant: str) -> str:
-    """A table's entry in the lobby's registry (``{lobby}:tables``)."""
-    return compact({"name": name, "variant": variant})
-
-
-def update_of(
-    table: str,
-    shoe: str,
-    version: int,
-    scorecard: Scorecard,
-    *,
-    variant: str,
-    before: dict[str, Any] | None,
-    events: Iterable[TableEvent],
-) -> str:
-    """The lobby update a write implies, as JSON: the shoe's summary after the write, its road
-    shape, the patterns matched (``id=since_round,...``), how each road's current run changed
-    from ``before`` (the streaks before the write; ``None`` for a new or rebuilt shoe;
-    ``road=+`` grew, ``road=-`` another run started), the bets with the edge under the table's
-    ``variant`` (``bet=rtp,...``), and the write's events (``[type, data JSON, patch JSON]``, see
-    :mod:`api.storage.roadevents`)."""
-    tile = summary(scorecard, variant)
-    return compact(
-        {
-            "shoe": shoe,
-            "summary": compact({"shoe": shoe, "version": version, **tile}),
-            "shape": compact(RoadShape.of(scorecard).as_dict()),
-            "matched": pairs((g["pattern"], g["since_round"]) for g in tile["good_roads"]),
-            "runs": ",".join(
-                f"{road}={'+' if change == 'grew' else '-'}"
-                for road, change in run_changes(before, tile["streaks"]).items()
-            ),
-            "edges": pairs((bet, f"{rtp:.6f}") for bet, rtp in tile["edge"].items()),
-            "events": [[kind, compact(data), patch] for kind, data, patch in events],
-        }
-    )
-
-
-def pairs(items: Iterable[tuple[str, Any]]) -> str:
-    """``name=value,...``, the form the script reads memberships in (names and values hold no
-    ``,`` or ``=``)."""
-    return ",".join(f"{name}={value}" for name, value in items)
-
-
-def parse_pairs(text: str) -> dict[str, str]:
-    """What :func:`pairs` wrote, as the script reads it."""
-    return dict(part.split("=", 1) for part in text.split(",") if part)
-
-
-class Stored(NamedTuple):
-    """An update as the write scripts keep it: ``SEQ:CURRENT:JSON``."""
-
-    seq: int
-    current: bool
-    update: str
-
-    def encode(self) -> str:
-        return f"{self.seq}:{int(self.current)}:{self.update}"
-
-    @classmethod
-    def decode(cls, text: bytes | str) -> Stored:
-        raw = text.decode() if isinstance(text, bytes) else text
-        seq, current, update = raw.split(":", 2)
-        return cls(int(seq), current == "1", update)
+ROAD_NAMES = ",".join(LOBBY_ROADS)
+PATTERN_IDS = ",".join(pattern.id for pattern in PATTERNS)
+NAMES = (ROAD_NAMES, PATTERN_IDS)  # LOBBY_PUBLISH's ARGV[5] and ARGV[6]
 
 
 # KEYS: LobbyPublish.publish_keys (applied sequence numbers, table registry, summaries, road
-#       shapes, matched patterns, lobby sequence counter, event stream, favourable bets, then one
-#       "grown" hash per lobby road and one member hash per pattern), then, when ARGV[4] is empty,
-#       the table's stored lobby update ({t:TABLE}:lobby)
+#       shapes, matched patterns, lobby sequence counter, event stream, favourable bets, retired
+#       entries, each table's last event id, then one "grown" hash per lobby road and one member
+#       hash per pattern), then, when ARGV[4] is empty, the table's stored lobby update
+#       ({t:TABLE}:lobby)
 # ARGV: table, default registry entry JSON, stream length bound, the stored update (Stored), or
-#       empty to read it from the last key
-LOBBY_PUBLISH = Script("""
+#       empty to read it from the last key; the lobby roads and the pattern ids, in KEYS' order
+LOBBY_PUBLISH = Script(
+    """
 local table_id = ARGV[1]
-local last_key = #KEYS
 local stored = ARGV[4]
 if stored == '' then
-  stored = redis.call('GET', KEYS[last_key])
-  last_key = last_key - 1
+  stored = redis.call('GET', KEYS[#KEYS])
   if not stored then
     return {0}
   end
 end
-local seq_text, current, body = string.match(stored, '^(%d+):([01]):(.*)$')
-local seq = tonumber(seq_text)
+local seq, current, body = parse_stored(stored)
 if seq <= tonumber(redis.call('HGET', KEYS[1], table_id) or '0') then
   return {0}
 end
 local update = cjson.decode(body)
 redis.call('HSET', KEYS[1], table_id, seq)
--- The "grown", member, last-of and retired hashes are named from the lobby's tag (KEYS[1] is
--- TAG:applied), as LobbyKeys names them: no search of KEYS on every call.
-local tag = string.sub(KEYS[1], 1, #KEYS[1] - #':applied')
+-- The "grown" and member hashes by name: they follow the fixed keys, in ARGV[5]'s and ARGV[6]'s
+-- order.
+local grown, members, at = {}, {}, 11
+for road in string.gmatch(ARGV[5], '[^,]+') do
+  grown[road] = KEYS[at]
+  at = at + 1
+end
+for pattern in string.gmatch(ARGV[6], '[^,]+') do
+  members[pattern] = KEYS[at]
+  at = at + 1
+end
 if redis.call('HEXISTS', KEYS[2], table_id) == 0 then
   -- A new table, or a retired one a round starts again (with the name it had).
-  local retired = redis.call('HGET', tag .. ':retired', table_id)
+  local retired = redis.call('HGET', KEYS[9], table_id)
   redis.call('HSET', KEYS[2], table_id, retired or ARGV[2])
   if retired then
-    redis.call('HDEL', tag .. ':retired', table_id)
+    redis.call('HDEL', KEYS[9], table_id)
   end
 end
 local lseq = redis.call('INCR', KEYS[6])
 local maxlen = tonumber(ARGV[3])
 local ids = {}
-local last_of = tag .. ':last_of'
+local last_of = KEYS[10]
 -- Each event names the table's event before it ('prev'): the previous id on its table's
 -- channel, which Pushpin checks to find a gap.
 local function emit(kind, data, ...)
@@ -157,24 +94,24 @@ end
 -- A road patch and the tile only for the table's current shoe: they are what its roads
 -- document and its lobby tile become (an older shoe's write changes neither).
 for _, event in ipairs(update.events) do
-  if current == '1' and event[3] ~= '' then
+  if current and event[3] ~= '' then
     emit(event[1], event[2], 'patch', event[3], 'summary', update.summary)
-  elseif current == '1' then
+  elseif current then
     emit(event[1], event[2], 'summary', update.summary)
   else
     emit(event[1], event[2])
   end
 end
-if current ~= '1' then
+if not current then
   return {1, lseq, unpack(ids)}
 end
 redis.call('HSET', KEYS[3], table_id, update.summary)
 redis.call('HSET', KEYS[4], table_id, update.shape)
 for road, change in string.gmatch(update.runs, '([^,=]+)=([+-])') do
   if change == '+' then
-    redis.call('HSET', tag .. ':grown:' .. road, table_id, lseq)
+    redis.call('HSET', grown[road], table_id, lseq)
   else
-    redis.call('HDEL', tag .. ':grown:' .. road, table_id)
+    redis.call('HDEL', grown[road], table_id)
   end
 end
 -- "name=value,..." as a table
@@ -191,10 +128,11 @@ end
 local function transition(key, fresh, kind, field, value_field, on_change)
   local old, new = parsed(redis.call('HGET', key, table_id) or ''), parsed(fresh)
   redis.call('HSET', key, table_id, fresh)
-  local prefix = '{"table":"' .. table_id .. '","shoe":"' .. update.shoe .. '","' .. field .. '":"'
   local function event(name, state, value)
-    emit(kind, prefix .. name .. '","state":"' .. state .. '","' .. value_field .. '":'
-      .. value .. '}')
+    local data = {table = table_id, shoe = update.shoe, state = state}
+    data[field] = name
+    data[value_field] = tonumber(value)
+    emit(kind, cjson.encode(data))
   end
   for name, value in pairs(old) do
     if not new[name] then
@@ -211,14 +149,16 @@ local function transition(key, fresh, kind, field, value_field, on_change)
 end
 transition(KEYS[5], update.matched, 'good_road', 'pattern', 'since_round', function(pattern, since)
   if since then
-    redis.call('HSET', tag .. ':good:' .. pattern, table_id, since)
+    redis.call('HSET', members[pattern], table_id, since)
   else
-    redis.call('HDEL', tag .. ':good:' .. pattern, table_id)
+    redis.call('HDEL', members[pattern], table_id)
   end
 end)
 transition(KEYS[8], update.edges, 'edge', 'bet', 'rtp', function() end)
 return {1, lseq, unpack(ids)}
-""")
+""",
+    uses=[lobbyupdate.LUA],
+)
 
 
 # Take a table out of the lobby: its tile, Good Roads, edges and runs; its registry entry kept
@@ -285,17 +225,19 @@ class LobbyPublish:
             keys.seq,
             keys.events,
             keys.edges,
+            keys.retired,
+            keys.last_of,
             *(keys.grown(road) for road in LOBBY_ROADS),
             *(keys.good(pattern.id) for pattern in PATTERNS),
         ]
 
     def queue(self, commands: Any, table: str, stored: bytes | str) -> None:
         """The update as the write script stored it (passed in: Redis Cluster)."""
-        args = [table, registry_entry(table, "standard"), STREAM_LENGTH, stored]
+        args = [table, registry_entry(table, "standard"), STREAM_LENGTH, stored, *NAMES]
         LOBBY_PUBLISH.queue(commands, self.publish_keys, args)
 
     def queue_stored(self, commands: Any, table: str, stored_key: str) -> None:
         """The update read by the script from ``stored_key`` (one Redis server: the write and
         this travel in one round trip; the key is in another Cluster slot than the lobby)."""
-        args = [table, registry_entry(table, "standard"), STREAM_LENGTH, ""]
+        args = [table, registry_entry(table, "standard"), STREAM_LENGTH, "", *NAMES]
         LOBBY_PUBLISH.queue(commands, [*self.publish_keys, stored_key], args)

@@ -15,8 +15,8 @@ costs nothing; a connection lost in between fails that pipeline, as one lost dur
 did (the writes answer 503 and their retries land), and the next pipeline connects again.
 
 A link leans on redis-py's connection internals (``pack_commands``, ``send_packed_command``,
-``read_response``, ``can_read``, ``retry.call_with_retry``): ``tests/test_nodelink.py`` holds
-them to their contract, so a redis-py upgrade that changes them fails there, loudly.
+``read_response``, ``can_read``, ``retry.call_with_retry``): ``tests/storage/test_nodelink.py``
+holds them to their contract, so a redis-py upgrade that changes them fails there, loudly.
 :class:`PoolLink` is the same interface on redis-py's stock pipeline (``ROADS_TRANSPORT=pipeline``).
 """
 

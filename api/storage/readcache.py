@@ -20,12 +20,13 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+from api.codecs.stamps import at_version, stamped
 from api.metrics import read_cache
 from api.storage.errors import NotFound, Retired
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.memo import Memo
-from api.storage.scripts import Lookup, ReadCached, ReadOrClaim, at_version, stamped
+from api.storage.scripts import Lookup, ReadCached, ReadOrClaim
 from api.storage.states import ShoeStates
 from api.storage.transport import Transport
 from roads import Scorecard
@@ -103,7 +104,7 @@ class ReadCache:
         assert version is not None
         if held(version):
             if found.claimed:
-                self.transport.client.delete(self.keys.shoe(table, shoe).claim(name))
+                self.transport.command("DEL", self.keys.shoe(table, shoe).claim(name))
             read_cache(kind, "held").inc()
             return Answer(version, None)
         body = found.body

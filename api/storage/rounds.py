@@ -1,82 +1,43 @@
-"""The rounds repository: appending a round, correcting or voiding one, and a shoe's history.
+"""The rounds store: what a write is computed from, committing a write's plan, and a shoe's
+history.
 
-Rounds are the source of truth (no TTL); a write commits the round, the shoe's new version, its
-new scorecard state and the lobby update it implies together, in one script, or not at all. A
-write is computed from what the shoe was (its head, version, variant and scorecard) and the
-script commits it only if that is still so (:mod:`api.storage.scripts`); when another writer got
-there first, the write is computed again from what Redis holds now.
-
-Which round may come next is :func:`roads.shoe.check_append`. The next round of a shoe this
-process wrote last is computed from what that write left (:mod:`.recentwrites`), without reading
-the shoe back; a stale guess costs one retry, never a wrong write.
+Rounds are the source of truth (no TTL). A plan (:class:`api.plan.plan.Write`) is committed by
+one script on the table's slot, with the shoe's new version, its scorecard state and the lobby
+update, or not at all: the script compares what the plan was computed from with what is stored
+(:mod:`api.storage.writescripts`). :meth:`RoundStore.commit` takes any number of plans, of any
+tables: one round trip per node, every node at once. Whether Redis is one server or a cluster is
+decided here and nowhere above: on one server each write's lobby step rides in the same round
+trip, reading the update the write kept; on a cluster the committed updates follow in one more.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from api.storage.errors import Conflict, Contended, NotFound, Retired
-from api.storage.keys import Keyspace, ShoeKeys
+from api.codecs import records
+from api.codecs.lobbyupdate import Stored
+from api.plan.plan import Write
+from api.storage.errors import NotFound, Retired
+from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
-from api.storage.lobbyscript import LobbyPublish, Stored, update_of
-from api.storage.recentwrites import LastWrite, RecentWrites
-from api.storage.records import differences, dumps, record_of, round_of, same_round
-from api.storage.roadevents import append_events, rewrite_event
-from api.storage.states import MAX_ATTEMPTS, ShoeStates
+from api.storage.lobbyscript import LobbyPublish
+from api.storage.states import ShoeRecords, ShoeStates
 from api.storage.transport import Transport
 from api.storage.writescripts import (
+    READ_FOR_APPEND,
+    AppendBase,
     AppendRound,
     ReadForAppend,
     ReplaceRound,
     WriteReply,
     write_reply,
 )
-from roads import Round, Scorecard
-from roads.delta import Tails
-from roads.shoe import ShoeHead, Verdict, check_append
+from roads import Scorecard
 
 
-@dataclass(frozen=True, slots=True)
-class Written:
-    """What a write did: whether it ``changed`` the shoe (false for the identical round sent
-    again, a retry), the round's stored ``record``, and the shoe's ``version`` after it."""
-
-    changed: bool
-    record: dict[str, Any]
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class Base:
-    """What an append is computed from: the shoe's head, its version, the table's variant and
-    the shoe's scorecard (the append adds its round to it, in place)."""
-
-    head: ShoeHead
-    version: int
-    variant: str
-    scorecard: Scorecard
-
-    @classmethod
-    def of(cls, write: LastWrite) -> Base:
-        return cls(write.head, write.version, write.variant, write.scorecard)
-
-
-@dataclass(frozen=True, slots=True)
-class PendingAppend:
-    """An append computed and ready for its script: what it was computed from, the record, and
-    the script call (which holds the lobby update)."""
-
-    table: str
-    base: Base
-    record: dict[str, Any]
-    script: AppendRound
-
-
-class Rounds:
-    """Writes and the history of every shoe (one per process, wired in the app factory)."""
+class RoundStore:
+    """Reads and writes of every shoe's rounds (one per process, wired in the app factory)."""
 
     def __init__(
         self,
@@ -93,209 +54,117 @@ class Rounds:
         self.states = states
         self.state_ttl = state_ttl
         self.publish = LobbyPublish(keys.lobby)
-        self.recent_writes = RecentWrites()
 
-    # -- appending --------------------------------------------------------------------------
+    # -- what a write is computed from -------------------------------------------------------
 
-    def append(self, table: str, shoe: str, number: int, round: Round) -> Written:
-        """Store round ``number`` of the shoe; the identical round sent again is answered as it
-        was (``changed`` false). Raises :class:`Conflict` when the round does not fit the shoe,
-        :class:`Contended` when other writers keep winning."""
-        keys = self.keys.shoe(table, shoe)
+    def read_bases(self, shoes: Sequence[tuple[str, str]]) -> list[AppendBase]:
+        """For each (table, shoe), what an append to it is computed from, read at one instant
+        per shoe: one round trip per node, every node at once."""
+        reads = [ReadForAppend(self.keys.shoe(table, shoe)) for table, shoe in shoes]
+        if len(reads) == 1:  # with the client's own routing to fall back on, on a cluster
+            (read,) = reads
+            routed = lambda client: READ_FOR_APPEND.run(client, read.key_list)  # noqa: E731
+            return [read.parse(self.transport.read(read.keys.table.meta, read.queue, routed))]
+        found: list[AppendBase | None] = [None] * len(reads)
+
+        def fill(positions: list[int]) -> Any:
+            def queue(commands: Any) -> None:
+                for position in positions:
+                    reads[position].queue(commands)
+
+            return queue
+
+        for positions, replies in self.transport.on_each_node(
+            list(range(len(reads))), lambda at: reads[at].keys.table.meta, fill, wait=False
+        ):
+            for position, reply in zip(positions, replies, strict=True):
+                found[position] = reads[position].parse(reply)
+        return found  # type: ignore[return-value]
+
+    def scorecard_at(
+        self, table: str, shoe: str, version: int, state: bytes | None
+    ) -> Scorecard | None:
+        """The shoe's scorecard at ``version`` (see :meth:`ShoeStates.at`)."""
+        return self.states.at(self.keys.shoe(table, shoe), version, state)
+
+    def record(self, table: str, shoe: str, number: int) -> dict[str, Any] | None:
+        """Round ``number``'s stored record, if there is one."""
+        stored = self.transport.command("LINDEX", self.keys.shoe(table, shoe).rounds, number - 1)
+        return records.decode(stored) if stored is not None else None
+
+    def records(self, table: str, shoe: str) -> ShoeRecords:
+        return self.states.records(self.keys.shoe(table, shoe))
+
+    # -- committing ----------------------------------------------------------------------------
+
+    def commit(self, plans: Sequence[Write]) -> list[WriteReply]:
+        """Commit each plan that still fits its shoe (see the module doc); each plan's reply, in
+        order. This process then knows each committed shoe's version. With
+        ``ROADS_WRITE_REPLICAS`` set, raise :class:`~api.storage.errors.NotReplicated` when the
+        replicas do not confirm the writes in time (they stand on the masters; a retry is safe)."""
         token = self.versions.token()
-        guess = self.recent_writes.take(table, shoe)
-        for _ in range(MAX_ATTEMPTS):
-            if guess is not None and check_append(guess.head, number) is Verdict.NEXT:
-                base: Base | Written | None = Base.of(guess)
-            else:
-                base = self.read_base(table, shoe, number, round, keys)
-            guess = None
-            if base is None:
-                continue  # the shoe moved on while we read it
-            if isinstance(base, Written):
-                return base  # the identical round again
-            pending = self.prepare_append(table, shoe, number, round, base)
-            reply = self.commit(table, keys, pending.script.queue, pending.script.lobby_update)
-            done = self.settle_append(pending, reply, token)
-            if done is not None:
-                return done
-        raise Contended(f"shoe {shoe} is changing too fast; retry")
+        together = self.transport.cross_slot
+        calls = [self._script(plan) for plan in plans]
+        per_write = 2 if together else 1  # the write script, and on one server the lobby's
+        replies: list[WriteReply | None] = [None] * len(plans)
+        waited: list[int] = []
 
-    def read_base(
-        self, table: str, shoe: str, number: int, round: Round, keys: ShoeKeys
-    ) -> Base | Written | None:
-        """What appending round ``number`` is computed from, read from Redis; or the answer to
-        the identical round sent again; or ``None`` if the shoe moved on while it was read.
-        Raises :class:`Conflict` when the round does not fit the shoe."""
-        client = self.transport.client
-        call = ReadForAppend(keys)
-        read = call.parse(call.run(client))
-        head = read.head(shoe)
-        verdict = check_append(head, number)
-        if verdict is Verdict.REPEAT:
-            stored = client.lindex(keys.rounds, number - 1)
-            if stored is not None:
-                record = json.loads(stored)
-                differs = differences(record, round)
-                if not differs:
-                    # The first answer may have been lost before the replicas or the lobby had it.
-                    self.transport.confirm_replicated(keys.table.meta)
-                    self.publish_lobby([(table, client.get(keys.table.lobby))])
-                    return Written(False, record, record["version"])
-                raise Conflict(
-                    f"round {number} of shoe {shoe} is already stored with different "
-                    f"{' and '.join(differs)}; correct it with PUT .../rounds/{number}",
-                    expected_round=head.next_round,
-                    differs=differs,
-                )
-        if verdict is Verdict.CLOSED:
-            raise Conflict(closed(shoe, head.current or "?"), expected_round=head.next_round)
-        if verdict is not Verdict.NEXT:  # a gap, or a repeat whose record is gone
-            raise Conflict(
-                f"round {number} is not the next round of shoe {shoe}",
-                expected_round=head.next_round,
-            )
-        scorecard = self.states.at(keys, read.version, read.state)
-        if scorecard is None:
-            return None
-        return Base(head, read.version, read.variant, scorecard)
+        def fill(positions: list[int]) -> Any:
+            def queue(commands: Any) -> None:
+                for position in positions:
+                    call = calls[position]
+                    call.queue(commands)
+                    if together:
+                        self.publish.queue_stored(commands, call.table, call.keys.table.lobby)
 
-    def prepare_append(
-        self, table: str, shoe: str, number: int, round: Round, base: Base
-    ) -> PendingAppend:
-        """Add the round to ``base``'s scorecard (in place) and make the script call: the
-        record, the new state and the lobby update. Raises a rules error (the scorecard is then
-        unchanged) for a round the shoe cannot hold."""
-        scorecard, version = base.scorecard, base.version
-        tails = Tails.of(scorecard) if base.head.count else None
-        before = tails.small["streaks"] if tails else None
-        scorecard.add(round)
-        record = record_of(number, round, version + 1)
-        events = append_events(table, shoe, version + 1, number, round, tails, scorecard)
-        update = update_of(
-            table, shoe, version + 1, scorecard, variant=base.variant, before=before, events=events
-        )
-        script = AppendRound(
-            keys=self.keys.shoe(table, shoe),
-            table=table,
-            head=base.head,
-            version=version,
-            variant=base.variant,
-            record=dumps(record),
-            state=scorecard.to_bytes(),
-            state_ttl=self.state_ttl,
-            channel=self.keys.versions_channel,
-            lobby_update=update,
-        )
-        return PendingAppend(table, base, record, script)
+            return queue
 
-    def settle_append(
-        self, write: PendingAppend, reply: WriteReply, token: int | None
-    ) -> Written | None:
-        """The answer when the script committed (this process then knows the new version and
-        keeps the scorecard for the shoe's next round); ``None`` when the shoe had moved on
-        (compute again)."""
-        if not reply.committed:
-            return None
-        base, table, shoe = write.base, write.table, write.base.head.shoe
-        self.versions.saw(table, shoe, reply.version, token)
-        self.versions.saw_current(table, shoe, reply.seq, token)
-        kept = LastWrite(shoe, reply.version, base.head.count + 1, base.variant, base.scorecard)
-        self.recent_writes.keep(table, kept)
-        return Written(True, write.record, reply.version)
-
-    # -- corrections ------------------------------------------------------------------------
-
-    def replace(self, table: str, shoe: str, number: int, round: Round) -> Written:
-        """Correct round ``number`` (a dealer error fixed after the fact)."""
-        return self._rewrite(table, shoe, number, lambda old: round, void=False)
-
-    def void(self, table: str, shoe: str, number: int) -> Written:
-        """Cancel round ``number``: it stays in the history, marked, and leaves every road."""
-        return self._rewrite(table, shoe, number, lambda old: old.voided(), void=True)
-
-    def _rewrite(
-        self, table: str, shoe: str, number: int, change: Callable[[Round], Round], *, void: bool
-    ) -> Written:
-        keys = self.keys.shoe(table, shoe)
-        token = self.versions.token()
-        for _ in range(MAX_ATTEMPTS):
-            version, records, _ = self.states.records(keys)
-            if version is None:
-                raise NotFound(f"table {table} has no shoe {shoe}")
-            if not 1 <= number <= len(records):
-                raise NotFound(f"shoe {shoe} has no round {number} (it has {len(records)})")
-            old = records[number - 1]
-            if old["void"] and not void:
-                raise Conflict(f"round {number} of shoe {shoe} is void and cannot be corrected")
-            rounds = [round_of(record) for record in records]
-            new = change(rounds[number - 1])
-            if old["void"] or (not void and same_round(old, new)):
-                self.transport.confirm_replicated(keys.table.meta)
-                self.publish_lobby([(table, self.transport.client.get(keys.table.lobby))])
-                return Written(False, old, version)
-            previous = Scorecard.from_rounds(rounds)
-            rounds[number - 1] = new
-            scorecard = Scorecard.from_rounds(rounds)
-            record = record_of(number, new, version + 1)
-            kind = "void" if void else "correction"
-            event = rewrite_event(kind, table, shoe, version + 1, number, new, previous, scorecard)
-            variant = _variant(self.transport.client.hget(keys.table.meta, "variant"))
-            update = update_of(
-                table, shoe, version + 1, scorecard, variant=variant, before=None, events=[event]
-            )
-            script = ReplaceRound(
-                keys=keys,
-                table=table,
-                shoe=shoe,
-                version=version,
-                index=number - 1,
-                record=dumps(record),
-                state=scorecard.to_bytes(),
-                state_ttl=self.state_ttl,
-                void=void,
-                channel=self.keys.versions_channel,
-                lobby_update=update,
-            )
-            reply = self.commit(table, keys, script.queue, update)
-            if reply.committed:
-                self.versions.saw(table, shoe, reply.version, token)
-                if reply.current:
-                    kept = LastWrite(shoe, reply.version, len(rounds), variant, scorecard)
-                    self.recent_writes.keep(table, kept)
-                return Written(True, record, reply.version)
-        raise Contended(f"shoe {shoe} is changing too fast; retry")
-
-    # -- committing -------------------------------------------------------------------------
-
-    def commit(
-        self, table: str, keys: ShoeKeys, queue: Callable[[Any], None], lobby_update: str
-    ) -> WriteReply:
-        """Run a write script (``queue`` adds it to a pipeline) and hand the lobby update it
-        stored to the lobby. With ``ROADS_WRITE_REPLICAS`` set, raise
-        :class:`~api.storage.errors.NotReplicated` when the replicas do not confirm it in time
-        (the write stands on the master; the client's retry is safe).
-
-        On one Redis server the write, the lobby step and the ``WAIT`` are one round trip (the
-        lobby script reads the update from the table's key, and does nothing if the write did
-        not commit). On Redis Cluster the write goes straight to the table's master, and the
-        lobby, in another slot, gets the update in a second round trip."""
-        single = not self.transport.cluster
-
-        def fill(commands: Any) -> None:
-            queue(commands)
-            if single:
-                self.publish.queue_stored(commands, table, keys.table.lobby)
-
-        replies = self.transport.pipeline(keys.table.meta, fill)
-        reply = write_reply(replies[0])
-        if reply.committed:
+        for positions, sent in self.transport.on_each_node(
+            list(range(len(plans))), lambda at: calls[at].keys.table.meta, fill
+        ):
+            for place, position in enumerate(positions):
+                replies[position] = write_reply(sent[per_write * place])
             if self.transport.settings.write_replicas:
-                self.transport.check_replicated(replies[-1])
-            if not single:
-                stored = Stored(reply.seq, reply.current, lobby_update).encode()
-                self.publish_lobby([(table, stored)])
-        return reply
+                waited.append(sent[-1])
+        updates = []
+        for plan, call, reply in zip(plans, calls, replies, strict=True):
+            assert reply is not None
+            if reply.committed:
+                self.versions.saw(plan.table, plan.shoe, reply.version, token)
+                if plan.head is not None:
+                    self.versions.saw_current(plan.table, plan.shoe, reply.seq, token)
+                if not together:
+                    updates.append(
+                        (plan.table, Stored(reply.seq, reply.current, call.lobby_update))
+                    )
+        self.publish_lobby([(table, stored.encode()) for table, stored in updates])
+        if waited:
+            self.transport.check_replicated(min(waited))
+        return replies  # type: ignore[return-value]
+
+    def _script(self, plan: Write) -> AppendRound | ReplaceRound:
+        keys = self.keys.shoe(plan.table, plan.shoe)
+        common = {
+            "keys": keys,
+            "table": plan.table,
+            "version": plan.base_version,
+            "record": records.encode(plan.record),
+            "state": plan.state,
+            "state_ttl": self.state_ttl,
+            "channel": self.keys.versions_channel,
+            "lobby_update": plan.lobby.encode(),
+        }
+        if plan.head is not None:
+            return AppendRound(head=plan.head, variant=plan.variant, **common)
+        return ReplaceRound(shoe=plan.shoe, index=plan.number - 1, void=plan.void, **common)
+
+    def committed_again(self, table: str) -> None:
+        """Before answering a write that was already stored (a client's retry) as done: make
+        sure it reached the replicas, and hand its table's last lobby update to the lobby again
+        (the first answer may have been lost before the lobby had it)."""
+        keys = self.keys.table(table)
+        self.transport.confirm_replicated(keys.meta)
+        self.publish_lobby([(table, self.transport.command("GET", keys.lobby))])
 
     def publish_lobby(self, updates: Sequence[tuple[str, bytes | str | None]]) -> None:
         """Hand committed writes' lobby updates, as the write scripts stored them (``None``:
@@ -310,25 +179,17 @@ class Rounds:
 
         self.transport.pipeline(self.keys.lobby.seq, fill, wait=False)
 
-    # -- reading ----------------------------------------------------------------------------
+    # -- reading -------------------------------------------------------------------------------
 
     def history(self, table: str, shoe: str, *, archived: bool = False) -> tuple[int, list[dict]]:
         """The shoe's version and every round record in order, void ones included. A retired
         table's shoes are read only from the archive (``archived``): otherwise :class:`Retired`,
         and an archive read of a table that is not retired is :class:`NotFound`."""
-        version, records, retired = self.states.records(self.keys.shoe(table, shoe))
+        version, stored, retired = self.records(table, shoe)
         if retired and not archived:
             raise Retired(table)
         if archived and not retired:
             raise NotFound(f"table {table} is not retired")
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
-        return version, records
-
-
-def closed(shoe: str, current: str) -> str:
-    return f"shoe {shoe} is closed: the table's current shoe is {current}"
-
-
-def _variant(stored: bytes | None) -> str:
-    return stored.decode() if stored is not None else "standard"
+        return version, stored

@@ -1,6 +1,7 @@
-"""The Lua scripts of a shoe's reads, the :class:`Script` every script is, and the formats the
-scripts write for Python (the version message, the version stamp of a cached value). The write
-scripts are :mod:`api.storage.writescripts`.
+"""The Lua scripts of a shoe's reads, and the :class:`Script` every script is. The write scripts
+are :mod:`api.storage.writescripts`; the formats the scripts write for Python (the version
+message, the stamp of a cached value, the stored lobby update) are :mod:`api.codecs`' modules,
+whose Lua side a script includes (:class:`Script`'s ``uses``).
 
 Each script has the one Python wrapper that calls it (named as the script is: ``READ_OR_CLAIM``
 by :class:`ReadOrClaim`); a wrapper holds the call's named arguments, ``queue``s the call on a
@@ -17,9 +18,9 @@ from typing import Any, NamedTuple
 
 import redis
 
+from api.codecs import stamps
+from api.codecs.stamps import at_version
 from api.storage.keys import ShoeKeys
-
-SEPARATOR = "\x1f"
 
 
 class Script:
@@ -27,9 +28,10 @@ class Script:
     :data:`SCRIPTS`, so a server that forgot them (a restart, ``SCRIPT FLUSH``) gets them all
     again at once."""
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.sha = hashlib.sha1(source.encode()).hexdigest()
+    def __init__(self, source: str, *, uses: Sequence[str] = ()) -> None:
+        # ``uses``: the Lua functions of the formats it reads or writes, defined before its body.
+        self.source = "".join(uses) + source
+        self.sha = hashlib.sha1(self.source.encode()).hexdigest()
         SCRIPTS.append(self)
 
     def queue(self, commands: Any, keys: Sequence[str], args: Sequence[Any]) -> None:
@@ -53,32 +55,10 @@ class Script:
 SCRIPTS: list[Script] = []
 
 
-# -- the version message ---------------------------------------------------------------------
-# Every write script publishes "table \x1f shoe \x1f version \x1f current \x1f seq" when it
-# commits (current: "current" when the shoe is the table's current one, else empty; seq: the
-# table's write sequence number). The scripts are given the part before the version.
-
-
-class VersionMessage(NamedTuple):
-    table: str
-    shoe: str
-    version: int
-    current: bool
-    seq: int
-
-
-def message_prefix(table: str, shoe: str) -> str:
-    return f"{table}{SEPARATOR}{shoe}{SEPARATOR}"
-
-
-def parse_version_message(data: bytes) -> VersionMessage:
-    table, shoe, version, current, seq = data.decode().split(SEPARATOR)
-    return VersionMessage(table, shoe, int(version), current == "current", int(seq))
-
-
 # -- reads ------------------------------------------------------------------------------------
 
-READ_OR_CLAIM = Script("""
+READ_OR_CLAIM = Script(
+    """
 if redis.call('HEXISTS', KEYS[5], 'retired') == 1 then
   return {false, 1}
 end
@@ -86,9 +66,8 @@ local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
   return {false}
 end
-local stamp = version .. ':'
 local cached = redis.call('GET', KEYS[2])
-if cached and string.sub(cached, 1, #stamp) == stamp then
+if is_stamped(cached, version) then
   return {version, cached}
 end
 if redis.call('GET', KEYS[3]) == version then
@@ -96,7 +75,9 @@ if redis.call('GET', KEYS[3]) == version then
 end
 redis.call('SET', KEYS[3], version, 'PX', tonumber(ARGV[1]))
 return {version, false, 1, redis.call('GET', KEYS[4]) or false}
-""")
+""",
+    uses=[stamps.LUA],
+)
 
 
 class Lookup(NamedTuple):
@@ -172,17 +153,3 @@ class ReadCached:
             return Lookup(None, None)
         version = int(reply[0])
         return Lookup(version, at_version(reply[1], version))
-
-
-def at_version(value: bytes | None, version: int) -> bytes | None:
-    """The payload of a ``b"VERSION:payload"`` cache value if it was built at ``version``."""
-    if value is None:
-        return None
-    stamp, _, payload = value.partition(b":")
-    return payload if stamp == b"%d" % version else None
-
-
-def stamped(version: int, payload: bytes) -> bytes:
-    """A cache value: the payload with the version it was built at (read by :func:`at_version`
-    and by the scripts' ``version .. ':'`` prefix test)."""
-    return b"%d:%s" % (version, payload)

@@ -5,15 +5,15 @@ the read cache (what an answer is built from) start here.
 
 from __future__ import annotations
 
-import json
 from typing import NamedTuple
 
+from api.codecs.records import decode as decode_record
+from api.codecs.records import round_of
+from api.codecs.stamps import at_version
 from api.storage.errors import Contended, NotFound
 from api.storage.keys import Keyspace, ShoeKeys
-from api.storage.records import round_of
-from api.storage.scripts import at_version
 from api.storage.transport import Transport
-from api.storage.writescripts import store_state
+from api.storage.writescripts import STORE_STATE
 from roads import Scorecard
 
 
@@ -40,10 +40,9 @@ class ShoeStates:
         shoe, :class:`Contended` when it keeps changing while read."""
         keys = self.keys.shoe(table, shoe)
         for _ in range(MAX_ATTEMPTS):
-            pipe = self.transport.client.pipeline(transaction=True)
-            pipe.hget(keys.info, "version")
-            pipe.get(keys.state)
-            version, state = pipe.execute()
+            version, state = self.transport.multi(
+                [("HGET", keys.info, "version"), ("GET", keys.state)]
+            )
             if version is None:
                 raise NotFound(f"table {table} has no shoe {shoe}")
             scorecard = self.at(keys, int(version), state)
@@ -60,23 +59,26 @@ class ShoeStates:
         cached = at_version(state, version)
         if cached is not None:
             return Scorecard.from_bytes(cached)
-        current, records, _ = self.records(keys)
+        current, stored, _ = self.records(keys)
         if (current or 0) != version:
             return None
-        scorecard = Scorecard.from_rounds([round_of(record) for record in records])
-        if records:
-            store_state(self.transport.client, keys, version, scorecard.to_bytes(), self.state_ttl)
+        scorecard = Scorecard.from_rounds([round_of(record) for record in stored])
+        if stored:
+            args = [version, scorecard.to_bytes(), self.state_ttl]
+            self.transport.script(STORE_STATE, [keys.info, keys.state], args)
         return scorecard
 
     def records(self, keys: ShoeKeys) -> ShoeRecords:
         """The shoe's version, every round record and the table's retired mark, read together."""
-        pipe = self.transport.client.pipeline(transaction=True)
-        pipe.hget(keys.info, "version")
-        pipe.lrange(keys.rounds, 0, -1)
-        pipe.hexists(keys.table.meta, "retired")
-        version, records, retired = pipe.execute()
+        version, stored, retired = self.transport.multi(
+            [
+                ("HGET", keys.info, "version"),
+                ("LRANGE", keys.rounds, 0, -1),
+                ("HEXISTS", keys.table.meta, "retired"),
+            ]
+        )
         return ShoeRecords(
             int(version) if version is not None else None,
-            [json.loads(record) for record in records],
+            [decode_record(record) for record in stored],
             bool(retired),
         )

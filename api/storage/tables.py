@@ -9,7 +9,7 @@ from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.lobby import Lobby
 from api.storage.transport import Transport
-from api.storage.writescripts import RetireTable
+from api.storage.writescripts import RETIRE_TABLE, RetireTable
 
 
 class Tables:
@@ -24,11 +24,13 @@ class Tables:
     def put(self, table: str, name: str, variant: str) -> None:
         """Name the table and set its variant (in the lobby too); a retired table is back."""
         meta = self.keys.table(table).meta
-        pipe = self.transport.client.pipeline(transaction=True)
-        pipe.hset(meta, mapping={"name": name, "variant": variant})
-        pipe.hincrby(meta, "mver", 1)
-        pipe.hdel(meta, "retired")
-        pipe.execute()
+        self.transport.multi(
+            [
+                ("HSET", meta, "name", name, "variant", variant),
+                ("HINCRBY", meta, "mver", 1),
+                ("HDEL", meta, "retired"),
+            ]
+        )
         self.lobby.register(table, name, variant)
 
     def get(self, table: str) -> dict[str, Any] | None:
@@ -46,18 +48,20 @@ class Tables:
 
     def _read(self, table: str) -> tuple[dict[str, Any] | None, bool]:
         keys = self.keys.table(table)
-        client = self.transport.client
-        meta = {k.decode(): v.decode() for k, v in client.hgetall(keys.meta).items()}
+        stored = self.transport.command("HGETALL", keys.meta)
+        meta = {k.decode(): v.decode() for k, v in stored.items()}
         if not meta:
             return None, False
         current = meta.get("current")
         version = rounds = void = 0
         shoes: list[str] = []
         if current is not None:
-            pipe = client.pipeline(transaction=True)
-            pipe.hmget(self.keys.shoe(table, current).info, "version", "rounds", "void")
-            pipe.lrange(keys.shoes, 0, -1)
-            (version, rounds, void), shoe_ids = pipe.execute()
+            (version, rounds, void), shoe_ids = self.transport.multi(
+                [
+                    ("HMGET", self.keys.shoe(table, current).info, "version", "rounds", "void"),
+                    ("LRANGE", keys.shoes, 0, -1),
+                ]
+            )
             version, rounds, void = (int(v or 0) for v in (version, rounds, void))
             shoes = [s.decode() for s in shoe_ids]
         info = {
@@ -81,24 +85,27 @@ class Tables:
         history; a later write brings it back. Its shoes, or ``None`` for a table never seen."""
         keys = self.keys.table(table)
         token = self.versions.token()
-        retiring = RetireTable(
-            meta=keys.meta,
-            shoes=keys.shoes,
-            shoe_prefix=self.keys.shoe(table, "").info,
-            channel=self.keys.versions_channel,
-            table=table,
-        ).run(self.transport.client)
+        retiring = None
+        while retiring is None:  # until the shoe list read is the one the script finds
+            shoes = [shoe.decode() for shoe in self.transport.command("LRANGE", keys.shoes, 0, -1)]
+            call = RetireTable(
+                table_keys=keys,
+                shoe_info=[self.keys.shoe(table, shoe).info for shoe in shoes],
+                shoes=shoes,
+                channel=self.keys.versions_channel,
+                table=table,
+            )
+            retiring = call.parse(self.transport.script(RETIRE_TABLE, call.key_list, call.args))
         for shoe, version in retiring.versions:  # this process reads its own writes
             self.versions.saw(table, shoe, version, token)
         listed = self.lobby.retire(table)
         if not retiring.found:
             return [] if listed else None
-        shoes = self.transport.client.lrange(keys.shoes, 0, -1)
-        return [shoe.decode() for shoe in shoes]
+        return shoes
 
     def variant(self, table: str) -> str:
         """The table's variant (``standard`` until it is set)."""
-        stored = self.transport.client.hget(self.keys.table(table).meta, "variant")
+        stored = self.transport.command("HGET", self.keys.table(table).meta, "variant")
         return stored.decode() if stored is not None else "standard"
 
     def current_shoe(self, table: str) -> str | None:
@@ -108,7 +115,8 @@ class Tables:
         if known is not None:
             return known
         token = self.versions.token()
-        current, seq = self.transport.client.hmget(self.keys.table(table).meta, "current", "seq")
+        meta = self.keys.table(table).meta
+        current, seq = self.transport.command("HMGET", meta, "current", "seq")
         if current is None:
             return None
         self.versions.saw_current(table, current.decode(), int(seq or 0), token)

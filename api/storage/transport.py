@@ -32,7 +32,7 @@ from api.storage.clients import RedisClients, after_fork
 from api.storage.coalesce import Coalescer, at_once
 from api.storage.errors import NotReplicated
 from api.storage.nodelink import Commands, NodeLink, PoolLink
-from api.storage.scripts import SCRIPTS
+from api.storage.scripts import SCRIPTS, Script
 
 Entry = TypeVar("Entry")
 Fill = Callable[[Any], None]  # queues commands on a pipeline
@@ -59,7 +59,11 @@ class Transport:
         self._batchers: dict[tuple[str, bool], Coalescer] = {}
 
     @property
-    def client(self) -> redis.Redis:
+    def cross_slot(self) -> bool:
+        """Whether one script may touch keys of any slot (one Redis server, not a cluster)."""
+        return not self.cluster
+
+    def _plain(self) -> redis.Redis:
         """The client for plain commands (its own routing on a cluster)."""
         if self._client is None:
             self._client = self._clients.plain()
@@ -70,6 +74,37 @@ class Transport:
         if self._blocking is None:
             self._blocking = self._clients.blocking()
         return self._blocking
+
+    # -- plain commands, routed by the client ------------------------------------------------
+
+    def command(self, *args: Any) -> Any:
+        """The reply to one command (shaped by redis-py: ``HGETALL`` a dict, ``HMGET`` a list)."""
+        return self._hooked([args], lambda commands: [self._plain().execute_command(*args)])[0]
+
+    def multi(self, commands: Sequence[tuple[Any, ...]], *, atomic: bool = True) -> list:
+        """The replies to ``commands`` on one slot, sent together; as one transaction
+        (``MULTI``/``EXEC``) when ``atomic``."""
+
+        def send(queued: Sequence[tuple[Any, ...]]) -> list:
+            pipe = self._plain().pipeline(transaction=atomic)
+            for command in queued:
+                pipe.execute_command(*command)
+            return pipe.execute()
+
+        return self._hooked(commands, send)
+
+    def script(self, script: Script, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
+        """The reply of ``script`` run alone (loaded first if the server does not know it)."""
+        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        return self._hooked([command], lambda _: [script.run(self._plain(), keys, args)])[0]
+
+    def ping(self) -> bool:
+        return bool(self.command("PING"))
+
+    def _hooked(
+        self, commands: Sequence[tuple[Any, ...]], send: Callable[[Sequence[tuple]], list]
+    ) -> list:
+        return self.hook(commands, send) if self.hook is not None else send(commands)
 
     def waiting(self) -> int:
         """How many calls wait behind a round trip in flight, over every node."""
@@ -104,7 +139,7 @@ class Transport:
         except redis.ConnectionError:
             if not self.cluster:
                 raise
-            return routed(self.client)
+            return routed(self._plain())
 
     def confirm_replicated(self, slot_key: str) -> None:
         """Before answering a repeated write as done: make sure what is stored reached the
@@ -156,7 +191,7 @@ class Transport:
         counts the writes of its own connection), one whose timeout outlasts the wait."""
         if wait and self.settings.write_replicas:
             return self.blocking_client()
-        return self.client
+        return self._plain()
 
     def _send(
         self, calls: Sequence[tuple[str, Fill]], *, link: NodeLink | PoolLink, replicas: int
@@ -177,7 +212,7 @@ class Transport:
             replies = self._round_trip(link, commands.queued)
         except redis.exceptions.NoScriptError:
             for script in SCRIPTS:  # on every master of a cluster
-                self.client.script_load(script.source)
+                self._plain().script_load(script.source)
             replies = self._round_trip(link, commands.queued)
         waited = [replies[-1]] if replicas else []
         each, start = [], 0

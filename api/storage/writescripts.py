@@ -3,12 +3,12 @@ the script is: ``APPEND_ROUND`` by :class:`AppendRound`), and the read a write i
 A wrapper holds the call's named arguments and ``queue``s the call on a pipeline; a write's reply
 is read by :func:`write_reply`.
 
-Every write script compares what it was computed from (the shoe's version and round count, the
-table's current shoe and variant) with what is stored, and sets the new state only when they are
-equal: an atomic compare-and-set. Which round may come next is decided in Python, by
-:func:`roads.shoe.check_append`; a script that finds the shoe moved on changes nothing, and the
-caller reads again and decides again. All keys a script touches share the table's hash tag, so
-each runs on one Redis Cluster slot. A write also brings a retired table back
+Every write script compares what its plan was computed from (the shoe's version and round count,
+the table's current shoe and variant) with what is stored, and sets the new state only when they
+are equal: an atomic compare-and-set. Which round may come next is decided above, by the writer
+(:mod:`api.writes`); a script that finds the shoe moved on changes nothing, and the writer reads
+again and decides again. Every key a script touches arrives in KEYS and shares the table's hash
+tag, so each runs on one Redis Cluster slot. A write also brings a retired table back
 (:data:`RETIRE_TABLE`): it clears the table's ``retired`` mark.
 """
 
@@ -17,10 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import redis
-
-from api.storage.keys import ShoeKeys
-from api.storage.scripts import SEPARATOR, Script, message_prefix
+from api.codecs import lobbyupdate, stamps, versionmessage
+from api.storage.keys import ShoeKeys, TableKeys
+from api.storage.scripts import Script
 from roads.shoe import ShoeHead
 
 READ_FOR_APPEND = Script("""
@@ -39,12 +38,12 @@ class ReadForAppend:
     keys: ShoeKeys
 
     def queue(self, commands: Any) -> None:
-        keys = self.keys
-        READ_FOR_APPEND.queue(commands, [keys.table.meta, keys.info, keys.rounds, keys.state], [])
+        READ_FOR_APPEND.queue(commands, self.key_list, [])
 
-    def run(self, client: redis.Redis) -> list:
+    @property
+    def key_list(self) -> list[str]:
         keys = self.keys
-        return READ_FOR_APPEND.run(client, [keys.table.meta, keys.info, keys.rounds, keys.state])
+        return [keys.table.meta, keys.info, keys.rounds, keys.state]
 
     def parse(self, reply: list) -> AppendBase:
         current, variant, version, count, state = reply
@@ -62,7 +61,7 @@ class AppendBase(NamedTuple):
     variant: str
     version: int
     count: int
-    state: bytes | None  # b"VERSION:bytes", of any version
+    state: bytes | None  # stamped with any version (api.codecs.stamps)
 
     def head(self, shoe: str) -> ShoeHead:
         return ShoeHead(shoe, self.count, self.current)
@@ -83,7 +82,8 @@ def write_reply(reply: list) -> WriteReply:
     return WriteReply(done == 1, int(version), int(seq), current == 1)
 
 
-APPEND_ROUND = Script("""
+APPEND_ROUND = Script(
+    """
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local count = redis.call('LLEN', KEYS[3])
 local meta = redis.call('HMGET', KEYS[1], 'current', 'variant')
@@ -101,17 +101,19 @@ end
 redis.call('HDEL', KEYS[1], 'retired')
 version = version + 1
 redis.call('HSET', KEYS[2], 'version', version, 'rounds', count + 1)
-redis.call('SET', KEYS[4], version .. ':' .. ARGV[8], 'EX', tonumber(ARGV[9]))
+redis.call('SET', KEYS[4], stamped(version, ARGV[8]), 'EX', tonumber(ARGV[9]))
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('PUBLISH', ARGV[10], ARGV[11] .. version .. '\\31' .. 'current' .. '\\31' .. seq)
-redis.call('SET', KEYS[6], seq .. ':1:' .. ARGV[12])
+redis.call('PUBLISH', ARGV[10], version_message(ARGV[11], ARGV[1], version, true, seq))
+redis.call('SET', KEYS[6], stored_update(seq, true, ARGV[12]))
 return {1, version, seq, 1}
-""")
+""",
+    uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA],
+)
 
 
 @dataclass(frozen=True, slots=True)
 class AppendRound:
-    """Append a round computed from ``head`` at ``version`` under ``variant`` (both compared);
+    """Append a round computed from ``head`` at ``version`` under ``variant`` (all compared);
     when ``head`` opens the shoe, it becomes the table's current shoe. The lobby update is kept
     beside the round under the table's write sequence number, so it can be handed to the lobby
     again after a crash; the variant is compared because the update's edge depends on it."""
@@ -150,13 +152,14 @@ class AppendRound:
                 self.state,
                 self.state_ttl,
                 self.channel,
-                message_prefix(self.table, head.shoe),
+                self.table,
                 self.lobby_update,
             ],
         )
 
 
-REPLACE_ROUND = Script("""
+REPLACE_ROUND = Script(
+    """
 local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if version ~= tonumber(ARGV[1]) then
   return {0, version, 0, 0}
@@ -166,21 +169,23 @@ redis.call('HDEL', KEYS[4], 'retired')
 version = version + 1
 redis.call('HSET', KEYS[1], 'version', version)
 redis.call('HINCRBY', KEYS[1], 'void', tonumber(ARGV[6]))
-redis.call('SET', KEYS[3], version .. ':' .. ARGV[4], 'EX', tonumber(ARGV[5]))
-local current = redis.call('HGET', KEYS[4], 'current') == ARGV[9] and '1' or '0'
+redis.call('SET', KEYS[3], stamped(version, ARGV[4]), 'EX', tonumber(ARGV[5]))
+local current = redis.call('HGET', KEYS[4], 'current') == ARGV[9]
 local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
-local flag = current == '1' and 'current' or ''
-redis.call('PUBLISH', ARGV[7], ARGV[8] .. version .. '\\31' .. flag .. '\\31' .. seq)
-redis.call('SET', KEYS[5], seq .. ':' .. current .. ':' .. ARGV[10])
-return {1, version, seq, tonumber(current)}
-""")
+redis.call('PUBLISH', ARGV[7], version_message(ARGV[8], ARGV[9], version, current, seq))
+redis.call('SET', KEYS[5], stored_update(seq, current, ARGV[10]))
+return {1, version, seq, current and 1 or 0}
+""",
+    uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA],
+)
 
 
 @dataclass(frozen=True, slots=True)
 class ReplaceRound:
     """Rewrite round ``index`` (0-based) of a shoe at ``version`` (compared): a correction, or
-    a void (counted in the shoe's ``void``). The lobby update is flagged 1 when the shoe is the
-    table's current one (its summary is then the table's), else 0 (only its events count)."""
+    a void (counted in the shoe's ``void``). The lobby update is flagged current when the shoe is
+    the table's current one (its summary is then the table's), else not (only its events
+    count)."""
 
     keys: ShoeKeys
     table: str
@@ -207,31 +212,37 @@ class ReplaceRound:
                 self.state_ttl,
                 int(self.void),
                 self.channel,
-                message_prefix(self.table, self.shoe),
+                self.table,
                 self.shoe,
                 self.lobby_update,
             ],
         )
 
 
-STORE_STATE = Script("""
+STORE_STATE = Script(
+    """
 local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if version ~= tonumber(ARGV[1]) then
   return 0
 end
-redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2], 'EX', tonumber(ARGV[3]))
+redis.call('SET', KEYS[2], stamped(ARGV[1], ARGV[2]), 'EX', tonumber(ARGV[3]))
 return 1
-""")
+""",
+    uses=[stamps.LUA],
+)
 
 
-def store_state(client: redis.Redis, keys: ShoeKeys, version: int, state: bytes, ttl: int) -> None:
-    """Cache a rebuilt scorecard state, only if the shoe is still at ``version``."""
-    STORE_STATE.run(client, [keys.info, keys.state], [version, state, ttl])
-
-
-RETIRE_TABLE = Script("""
+# KEYS: the table's meta, its shoe list, then the info key of each shoe in the list.
+# ARGV: the version channel, the table, then each shoe id in the list's order.
+# Returns {0} for an unknown table; {2} when the list is no longer the one passed (read it
+# again); {1} when it was retired already; else {1, shoe, version, ...} of each shoe raised.
+RETIRE_TABLE = Script(
+    """
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {0}
+end
+if redis.call('LLEN', KEYS[2]) ~= #KEYS - 2 then
+  return {2}
 end
 if redis.call('HSETNX', KEYS[1], 'retired', '1') == 0 then
   return {1}
@@ -239,38 +250,46 @@ end
 local current = redis.call('HGET', KEYS[1], 'current')
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local reply = {1}
-for _, shoe in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
-  local version = redis.call('HINCRBY', ARGV[1] .. shoe, 'version', 1)
-  local flag = shoe == current and 'current' or ''
-  local message = ARGV[3] .. shoe .. '\\31' .. version .. '\\31' .. flag .. '\\31' .. seq
-  redis.call('PUBLISH', ARGV[2], message)
+for i = 3, #KEYS do
+  local shoe = ARGV[i]
+  local version = redis.call('HINCRBY', KEYS[i], 'version', 1)
+  redis.call('PUBLISH', ARGV[1], version_message(ARGV[2], shoe, version, shoe == current, seq))
   reply[#reply + 1] = shoe
   reply[#reply + 1] = version
 end
 return reply
-""")
+""",
+    uses=[versionmessage.LUA],
+)
 
 
 @dataclass(frozen=True, slots=True)
 class RetireTable:
-    """Mark a table ``retired`` and raise the version of each of its shoes (each published as a
-    write's is): every answer cached or kept in memory for a shoe was built at a version before
-    the mark, so none is served again, and every read of it finds the mark (a 404 naming the
-    archive). Nothing else changes: the rounds stay, and the next write to the table clears the
-    mark (it is back). Retiring a retired table changes nothing."""
+    """Mark a table ``retired`` and raise the version of each of its ``shoes`` (each published
+    as a write's is): every answer cached or kept in memory for a shoe was built at a version
+    before the mark, so none is served again, and every read of it finds the mark (a 404 naming
+    the archive). Nothing else changes: the rounds stay, and the next write to the table clears
+    the mark (it is back). Retiring a retired table changes nothing."""
 
-    meta: str
-    shoes: str
-    shoe_prefix: str  # a shoe's info key is this prefix then the shoe id
+    table_keys: TableKeys
+    shoe_info: list[str]  # the info key of each shoe, in the table's list order
+    shoes: list[str]
     channel: str
     table: str
 
-    def run(self, client: redis.Redis) -> Retiring:
-        reply = RETIRE_TABLE.run(
-            client,
-            [self.meta, self.shoes],
-            [self.shoe_prefix, self.channel, f"{self.table}{SEPARATOR}"],
-        )
+    @property
+    def key_list(self) -> list[str]:
+        return [self.table_keys.meta, self.table_keys.shoes, *self.shoe_info]
+
+    @property
+    def args(self) -> list[str]:
+        return [self.channel, self.table, *self.shoes]
+
+    @staticmethod
+    def parse(reply: list) -> Retiring | None:
+        """What retiring found, or ``None`` when the shoe list changed meanwhile."""
+        if reply[0] == 2:
+            return None
         raised = reply[1:]
         pairs = [(raised[i].decode(), int(raised[i + 1])) for i in range(0, len(raised), 2)]
         return Retiring(found=reply[0] == 1, versions=pairs)

@@ -1,0 +1,41 @@
+"""The lobby update a write implies (:class:`api.codecs.lobbyupdate.LobbyUpdate`): the shoe's
+tile after it, its Big Road shape, the Good Roads it matches, how each lobby road's run changed,
+the bets with an edge under the table's variant, and the write's events."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from api.codecs.jsontext import dumps_text
+from api.codecs.lobbyupdate import LobbyUpdate, pairs
+from api.codecs.tiles import encode_summary
+from api.plan.roadevents import TableEvent, encode_event
+from roads import Scorecard
+from roads.lobby import RoadShape, run_changes, summary
+
+
+def lobby_update(
+    shoe: str,
+    version: int,
+    scorecard: Scorecard,
+    *,
+    variant: str,
+    before: dict[str, Any] | None,
+    events: Iterable[TableEvent],
+) -> LobbyUpdate:
+    """The update of a write that left the shoe at ``version`` with ``scorecard``; ``before``:
+    the lobby roads' streaks before it (``None`` for a new or rebuilt shoe: no run grew)."""
+    tile = summary(scorecard, variant)
+    return LobbyUpdate(
+        shoe=shoe,
+        summary=encode_summary(shoe, version, tile),
+        shape=dumps_text(RoadShape.of(scorecard).as_dict()),
+        matched=pairs((g["pattern"], g["since_round"]) for g in tile["good_roads"]),
+        runs=",".join(
+            f"{road}={'+' if change == 'grew' else '-'}"
+            for road, change in run_changes(before, tile["streaks"]).items()
+        ),
+        edges=pairs((bet, f"{rtp:.6f}") for bet, rtp in tile["edge"].items()),
+        events=tuple(encode_event(event) for event in events),
+    )

@@ -1,0 +1,113 @@
+"""Turning a write into its plan (:class:`~api.plan.plan.Write`): the one place a write's meaning
+is computed, for a single report, a batch and a correction alike.
+
+A write's events come from :data:`EVENT_SOURCES`, each a function of the :class:`Change`: a
+consumer that wants its own events committed with every write adds one function there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from api.codecs.records import record_of
+from api.plan.lobby import lobby_update
+from api.plan.plan import Base, Kind, Write
+from api.plan.roadevents import TableEvent, append_events, rewrite_event
+from roads import Round, Scorecard
+from roads.delta import Tails
+from roads.shoe import ShoeHead
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a write does to a shoe: round ``number`` becomes ``round`` (``kind``: appended,
+    corrected or voided), taking the shoe from version ``version - 1`` to ``version`` and its
+    scorecard to ``after``. ``tails``: the roads' tails before an append (``None`` when it
+    opens the shoe); ``before``: the whole scorecard before a correction or a void."""
+
+    kind: Kind
+    table: str
+    shoe: str
+    number: int
+    round: Round
+    version: int
+    after: Scorecard
+    tails: Tails | None = None
+    before: Scorecard | None = None
+
+
+def road_events(change: Change) -> list[TableEvent]:
+    """The events that change the table's roads document, each with its road patch."""
+    c = change
+    if c.kind == "round":
+        return append_events(c.table, c.shoe, c.version, c.number, c.round, c.tails, c.after)
+    assert c.before is not None
+    args = (c.table, c.shoe, c.version, c.number, c.round, c.before, c.after)
+    return [rewrite_event(c.kind, *args)]
+
+
+EventSource = Callable[[Change], Iterable[TableEvent]]
+#: Every source of a write's events, in the order its events are emitted.
+EVENT_SOURCES: tuple[EventSource, ...] = (road_events,)
+
+
+def events_of(change: Change) -> tuple[TableEvent, ...]:
+    return tuple(event for source in EVENT_SOURCES for event in source(change))
+
+
+def plan_append(table: str, shoe: str, number: int, round: Round, base: Base) -> Write:
+    """Append round ``number`` to the shoe as ``base`` has it. ``base``'s scorecard gets the
+    round (in place); a round the shoe cannot hold raises a rules error, and the scorecard is
+    then unchanged."""
+    scorecard = base.scorecard
+    tails = Tails.of(scorecard) if base.head.count else None
+    scorecard.add(round)
+    change = Change("round", table, shoe, number, round, base.version + 1, scorecard, tails=tails)
+    streaks = tails.small["streaks"] if tails else None
+    return _plan(change, base.head, base.variant, streaks)
+
+
+def plan_rewrite(
+    kind: Kind,
+    table: str,
+    shoe: str,
+    number: int,
+    rounds: list[Round],
+    new: Round,
+    *,
+    version: int,
+    variant: str,
+) -> Write:
+    """Correct (``kind`` ``correction``) or void round ``number`` of a shoe whose rounds are
+    ``rounds`` at ``version``: it becomes ``new``."""
+    before = Scorecard.from_rounds(rounds)
+    after = Scorecard.from_rounds([*rounds[: number - 1], new, *rounds[number:]])
+    change = Change(kind, table, shoe, number, new, version + 1, after, before=before)
+    return _plan(change, None, variant, None)
+
+
+def _plan(
+    change: Change, head: ShoeHead | None, variant: str, streaks: dict[str, Any] | None
+) -> Write:
+    """The plan of ``change``; ``streaks``: the lobby roads' streaks before it (``None``: no run
+    grew, as for a new shoe or a rewritten one)."""
+    events = events_of(change)
+    scorecard = change.after
+    return Write(
+        kind=change.kind,
+        table=change.table,
+        shoe=change.shoe,
+        number=change.number,
+        base_version=change.version - 1,
+        head=head,
+        variant=variant,
+        record=record_of(change.number, change.round, change.version),
+        state=scorecard.to_bytes(),
+        scorecard=scorecard,
+        events=events,
+        lobby=lobby_update(
+            change.shoe, change.version, scorecard, variant=variant, before=streaks, events=events
+        ),
+    )

@@ -1,0 +1,121 @@
+"""GET .../odds, and the lobby's edge (a bet's return above 100%) in tiles and events."""
+
+import pytest
+
+from roads import Round, Scorecard
+from roads.odds import odds
+from roads.simulator import deal_shoe
+from tests.api_helpers import feed, post_round
+from tests.conftest import AUTH, make_app
+from tests.live.test_events import read
+
+# Also run on a local Redis Cluster (see conftest.py).
+pytestmark = pytest.mark.cluster
+
+
+@pytest.fixture
+def app(backend, redis_client):
+    return make_app(backend.url, cluster=backend.cluster, sse_heartbeat=0.1)
+
+
+def post_cards(client, number, round, table="t1", shoe="s1"):
+    body = {"player": [str(c) for c in round.player_cards]}
+    body["banker"] = [str(c) for c in round.banker_cards]
+    answer = post_round(client, number, table, shoe, **body)
+    assert answer.status_code == 201, answer.json
+    return answer
+
+
+def get_odds(client, path="/v1/tables/t1/odds"):
+    answer = client.get(path)
+    assert answer.status_code == 200, answer.json
+    return answer.json
+
+
+@pytest.mark.parametrize(("variant", "banker"), [("standard", 0.9894), ("no_commission", 0.9854)])
+def test_without_cards_the_odds_are_a_fresh_shoes(client, variant, banker):
+    client.put("/v1/tables/t1", json={"name": "One", "variant": variant}, headers=AUTH)
+    feed(client, "BPT")
+    answer = get_odds(client)
+    assert answer["composition_known"] is False
+    assert answer["variant"] == variant
+    assert answer["cards_left"]["total"] == 416
+    assert round(answer["rtp"]["banker"], 4) == banker
+    assert answer["favourable"] == []
+    assert "burn" in answer["note"].lower()
+
+
+def test_with_cards_the_odds_are_those_of_the_cards_left(client):
+    rounds = deal_shoe(seed=3)[:30]
+    for number, round in enumerate(rounds, start=1):
+        post_cards(client, number, round)
+    answer = get_odds(client, "/v1/tables/t1/shoes/s1/odds")
+    scorecard = Scorecard.from_rounds(rounds)
+    exact = odds(scorecard.cards_left(), "standard")
+    assert answer["composition_known"] is True
+    assert answer["cards_left"]["total"] == 416 - sum(
+        len(r.player_cards) + len(r.banker_cards) for r in rounds
+    )
+    assert answer["probabilities"]["banker"] == pytest.approx(exact.probabilities["banker"])
+    assert answer["rtp"] == pytest.approx(exact.rtp)
+    assert answer["version"] == 30 and answer["shoe"] == "s1"
+    assert set(answer["probabilities"]) >= {
+        "banker",
+        "player",
+        "tie",
+        "banker_six",
+        "player_pair",
+        "banker_pair",
+    }
+
+
+def test_one_round_without_cards_makes_the_composition_unknown(client):
+    post_cards(client, 1, deal_shoe(seed=4)[0])
+    assert get_odds(client)["composition_known"] is True
+    post_round(client, 2, result="B")
+    assert get_odds(client)["composition_known"] is False
+
+
+def test_the_answer_follows_the_tables_variant_and_is_cached_per_version(client):
+    post_cards(client, 1, deal_shoe(seed=5)[0])
+    first = client.get("/v1/tables/t1/odds")
+    again = client.get("/v1/tables/t1/odds", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    client.put("/v1/tables/t1", json={"name": "One", "variant": "no_commission"}, headers=AUTH)
+    changed = client.get("/v1/tables/t1/odds").json
+    assert changed["variant"] == "no_commission"
+    assert changed["rtp"]["banker"] != first.json["rtp"]["banker"]
+
+
+def test_unknown_tables_and_shoes_are_404(client):
+    assert client.get("/v1/tables/nobody/odds").status_code == 404
+    feed(client, "B")
+    assert client.get("/v1/tables/t1/shoes/nope/odds").status_code == 404
+
+
+def ten_value_rounds(count):
+    """Rounds of six 10-value cards each (0 against 0: both draw, a tie), which leave a shoe
+    ever richer in pairs of the other ranks."""
+    tens = [f"{rank}{suit}" for rank in ("10", "J", "Q", "K") for suit in "SHDC"] * 8
+    for number in range(count):
+        cards = tens[6 * number : 6 * number + 6]
+        p1, b1, p2, b2, p3, b3 = cards
+        yield Round.from_cards([p1, p2, p3], [b1, b2, b3])
+
+
+def test_an_edge_shows_in_the_tile_and_fires_events_once(client):
+    stream = client.get("/v1/events", buffered=False)
+    for number, round in enumerate(ten_value_rounds(21), start=1):
+        post_cards(client, number, round)
+    tile = client.get("/v1/tables").json["tables"][0]
+    assert set(tile["edge"]) >= {"player_pair", "banker_pair"}
+    assert all(rtp > 1 for rtp in tile["edge"].values())
+    assert get_odds(client)["favourable"] == list(tile["edge"])
+    post_round(client, 1, shoe="s2", result="B")  # a new shoe: every edge is gone
+    assert client.get("/v1/tables").json["tables"][0]["edge"] == {}
+    events, _ = read(stream, 100, seconds=1.0)
+    stream.close()
+    edges = [(e["data"]["bet"], e["data"]["state"]) for e in events if e["event"] == "edge"]
+    for bet in tile["edge"]:
+        assert edges.count((bet, "start")) == 1 and edges.count((bet, "stop")) == 1
+    assert len(edges) == 2 * len(tile["edge"])

@@ -1,0 +1,133 @@
+"""Every text format that crosses between Python and Lua, written on one side and read on the
+other, round-trips (Hypothesis), against a real redis-server running the real scripts:
+
+- the version message the write scripts publish, read by the version watch;
+- the stored lobby update ``SEQ:CURRENT:JSON``, written by the write scripts (or by Python on a
+  cluster) and read by the lobby script;
+- the ``name=value,...`` memberships Python encodes and the lobby script parses, and the Good
+  Road and edge transitions the script fires, against roads.lobby.transitions.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import redis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from api.codecs.jsontext import dumps_text
+from api.codecs.lobbyupdate import Stored, pairs, parse_pairs
+from api.codecs.versionmessage import VersionMessage
+from api.storage.keys import Keyspace
+from api.storage.lobbyscript import LOBBY_PUBLISH, LobbyPublish
+from roads import Round
+from roads.lobby import transitions
+from roads.patterns import PATTERNS
+from tests.conftest import make_app
+
+ids = st.from_regex(r"[A-Za-z0-9_-]{1,64}", fullmatch=True)
+SLOW = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture
+def plain(redis_server):
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@SLOW
+@given(table=ids, shoe=ids)
+def test_the_version_message_of_a_write_reads_back(plain, redis_server, table, shoe):
+    services = make_app(redis_server.url).extensions["roads"]
+    listener = plain.pubsub()
+    listener.subscribe(services.keys.versions_channel)
+    assert listener.get_message(timeout=2)["type"] == "subscribe"
+    written = services.writer.append(table, shoe, 1, Round("B"))
+    message = listener.get_message(timeout=2)
+    listener.close()
+    services.versions.stop()
+    parsed = VersionMessage.decode(message["data"])
+    assert (parsed.table, parsed.shoe, parsed.version, parsed.current) == (
+        table,
+        shoe,
+        written.version,
+        True,
+    )
+    assert (
+        message["data"] == VersionMessage(table, shoe, written.version, True, parsed.seq).encode()
+    )
+    plain.flushdb()
+
+
+@given(st.integers(0, 2**53), st.booleans(), st.text())
+def test_a_stored_update_reads_back_in_python(seq, current, update):
+    assert Stored.decode(Stored(seq, current, update).encode()) == (seq, current, update)
+
+
+pattern_ids = [pattern.id for pattern in PATTERNS]
+memberships = st.dictionaries(st.sampled_from(pattern_ids), st.integers(1, 90).map(str))
+edges = st.dictionaries(
+    st.sampled_from(["tie", "player_pair", "banker_pair", "super_six"]),
+    st.floats(1.0, 2.0).map(lambda rtp: f"{rtp:.6f}"),
+)
+
+
+@given(memberships)
+def test_memberships_read_back_in_python(found):
+    assert parse_pairs(pairs(found.items())) == found
+
+
+def apply(client, publish: LobbyPublish, table: str, seq: int, update: dict) -> list[tuple]:
+    """Hand ``update`` to the lobby script as stored under ``seq``; the events it fired."""
+    stored = Stored(seq, True, dumps_text(update)).encode()
+    pipe = client.pipeline(transaction=False)
+    publish.queue(pipe, table, stored)
+    reply = pipe.execute()[0]
+    fired = []
+    for entry_id in reply[2:]:
+        _, fields = client.xrange(publish.keys.events, min=entry_id, max=entry_id)[0]
+        fired.append((fields[b"type"].decode(), json.loads(fields[b"data"])))
+    return fired
+
+
+def update(matched: dict, edge: dict) -> dict:
+    return {
+        "shoe": "s1",
+        "summary": "{}",
+        "shape": "{}",
+        "matched": pairs(matched.items()),
+        "runs": "",
+        "edges": pairs(edge.items()),
+        "events": [],
+    }
+
+
+@SLOW
+@given(old=memberships, new=memberships, old_edge=edges, new_edge=edges, table=ids)
+def test_the_lobby_script_fires_the_transitions_python_defines(
+    plain, old, new, old_edge, new_edge, table
+):
+    plain.script_load(LOBBY_PUBLISH.source)
+    publish = LobbyPublish(Keyspace().lobby)
+    apply(plain, publish, table, 1, update(old, old_edge))
+    fired = apply(plain, publish, table, 2, update(new, new_edge))
+    good = {
+        (data["pattern"], data["state"], str(data["since_round"]))
+        for kind, data in fired
+        if kind == "good_road"
+    }
+    assert good == transitions(old, new)
+    edge = {
+        (data["bet"], data["state"], f"{data['rtp']:.6f}") for kind, data in fired if kind == "edge"
+    }
+    assert edge == transitions(old_edge, new_edge)
+    for pattern in pattern_ids:  # the membership index follows the new membership
+        member = plain.hget(publish.keys.good(pattern), table)
+        assert (member.decode() if member else None) == new.get(pattern)
+    assert plain.hget(publish.keys.applied, table) == b"2"
+    assert apply(plain, publish, table, 2, update(old, old_edge)) == []  # applied once only
+    plain.flushdb()

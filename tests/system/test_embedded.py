@@ -1,0 +1,92 @@
+"""The embedded default of the demo command: fakeredis in-process, demo tables fed by the
+simulator. (The only tests that use fakeredis; every other test talks to a real Redis.)"""
+
+import time
+
+from api import create_app
+from api.config import Settings
+from api.demo import DEMO_TABLES
+from roads import Scorecard
+from tests.api_helpers import feed, roads
+from tests.conftest import KEY
+from tests.sse_client import sse_events
+
+
+def embedded_app(**overrides):
+    return create_app(Settings(redis_url=None, ingest_keys=(KEY,), **overrides))
+
+
+def test_embedded_store_runs_the_whole_api():
+    client = embedded_app(demo=False).test_client()
+    feed(client, "BPPBBBP")  # the Lua scripts run on fakeredis's Lua
+    assert roads(client)["big_eye_boy"] == Scorecard.from_rounds("BPPBBBP").as_dict()["big_eye_boy"]
+    assert client.get("/readyz").status_code == 200
+
+
+def test_embedded_lobby_good_roads_and_events():
+    client = embedded_app(demo=False, sse_heartbeat=0.1).test_client()
+    stream = client.get("/v1/events", buffered=False)
+    feed(client, "PBBBB")
+    tiles = client.get("/v1/tables?sort=streak&since=0").json
+    assert tiles["tables"][0]["streaks"]["big_road"]["current"] == {"side": "B", "length": 4}
+    assert tiles["grown"] == 1
+    good = client.get("/v1/good-roads?patterns=banker_streak").json["good_roads"]
+    assert [(g["table"], g["since_round"]) for g in good] == [("t1", 5)]
+    kinds = []
+    for chunk in stream.response:
+        kinds += [event["event"] for event in sse_events(chunk.decode())]  # one or several
+        if len(kinds) >= 8:
+            break
+    stream.close()
+    # Banker 4 in a row starts two Good Roads: Banker Streak and 长庄 (chang_zhuang).
+    assert kinds == ["shoe", "round", "round", "round", "round", "round", "good_road", "good_road"]
+
+
+def test_embedded_pictures_follow_new_rounds():
+    client = embedded_app(demo=False).test_client()
+    feed(client, "BPPBBBPT")
+    first = client.get("/v1/tables/t1/roads/scorecard.png")
+    assert first.status_code == 200 and first.content_type == "image/png"
+    assert (
+        client.post(
+            "/v1/tables/t1/shoes/s1/rounds",
+            json={"round": 9, "result": "B"},
+            headers={"X-API-Key": KEY},
+        ).status_code
+        == 201
+    )
+    assert client.get("/v1/tables/t1/roads/scorecard.png").headers["ETag"] != first.headers["ETag"]
+
+
+def test_demo_tables_fill_up_and_keep_dealing():
+    app = embedded_app(demo=True)
+    demo = app.extensions["roads.demo"]
+    demo.interval = 0.05
+    demo.start()
+    client = app.test_client()
+
+    def versions():
+        answers = [client.get(f"/v1/tables/{table}") for table, _, _ in DEMO_TABLES]
+        return [a.json["version"] if a.status_code == 200 else 0 for a in answers]
+
+    try:
+        deadline = time.monotonic() + 20
+        while min(versions()) < 20:
+            assert time.monotonic() < deadline, versions()
+            time.sleep(0.1)
+        before = sum(versions())
+        deadline = time.monotonic() + 20
+        while sum(versions()) <= before:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert client.get("/v1/tables/demo-1/roads").json["rounds"] >= 20
+    finally:
+        demo.stop()
+
+
+def test_settings_from_environment():
+    settings = Settings.from_env({"REDIS_URL": "redis://h:1/0", "ROADS_INGEST_KEYS": " a, b ,,"})
+    assert settings.redis_url == "redis://h:1/0" and settings.ingest_keys == ("a", "b")
+    assert not settings.embedded and not settings.demo
+    assert Settings.from_env({}).embedded and Settings.from_env({}).demo
+    assert Settings.from_env({"ROADS_REDIS_URL": "redis://x/1"}).redis_url == "redis://x/1"
