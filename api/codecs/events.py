@@ -18,6 +18,10 @@ from api.codecs.jsontext import Fragment, dumps_text, loads
 from api.codecs.tiles import public_summary
 
 HIDDEN = ":\n\n"  # what a client without the odds gets of an ``edge`` event: a comment
+# What a client that resumes after events no longer kept is told (it reloads).
+RESET = (
+    f"event: reset\ndata: {dumps_text({'reason': 'the events after Last-Event-ID are gone'})}\n\n"
+)
 
 
 def encode_data(data: dict[str, Any]) -> str:

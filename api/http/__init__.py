@@ -1,11 +1,12 @@
 """The HTTP layer: the endpoints (one module per resource), their request and response schemas,
 JSON errors and the ingest keys. Views parse the request, call the services
-(:mod:`api.services`: the repositories and the read cache of :mod:`api.storage`, the live
-services of :mod:`api.live`) and shape the answer; nothing here talks to Redis itself.
+(:mod:`api.services`: the writer of :mod:`api.writes`, the stores and the read cache of
+:mod:`api.storage`, the live services of :mod:`api.live`) and shape the answer (the lobby's with
+:mod:`api.codecs.tiles`); nothing here talks to Redis itself.
 
-May import: :mod:`api.services`, :mod:`api.storage` (its errors and values), :mod:`api.live`,
-:mod:`api.images`, :mod:`api.metrics`, :mod:`api.logs`, :mod:`roads`. Nothing below imports
-this package.
+May import: :mod:`api.services`, :mod:`api.writes`, :mod:`api.storage` (its errors and values),
+:mod:`api.live`, :mod:`api.codecs`, :mod:`api.images`, :mod:`api.metrics`, :mod:`api.logs`,
+:mod:`roads`. Nothing below imports this package.
 """
 
 from __future__ import annotations

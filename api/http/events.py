@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from flask import Response, current_app, request
 from flask_smorest import Blueprint, abort
 
-from api.codecs.events import Channel, Event, stream_key
+from api.codecs.events import RESET, Channel, Event, stream_key
 from api.http.answers import services
 from api.http.auth import offered_key, reads_odds
 from api.http.requests import EventsQuerySchema
@@ -20,7 +20,6 @@ blp = Blueprint("events", __name__, description="Live events for lobby clients (
 EVENT_TYPES = "round, shoe, correction, void, good_road, edge, retired"
 RETRY = "retry: 2000\n\n"  # how long a browser waits before it reconnects, in ms
 SENT, LAG = FEED_EVENTS.labels("direct"), FEED_LAG.labels("direct")
-RESET = 'event: reset\ndata: {"reason":"the events after Last-Event-ID are gone"}\n\n'
 
 
 @blp.route("/v1/events")

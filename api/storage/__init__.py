@@ -1,17 +1,21 @@
-"""Redis: the source of truth for rounds, and the caches built from them.
+"""Redis: the source of truth for rounds, and the caches built from them, reached through one door.
 
 - :mod:`.keys`: every key, channel and stream name, scoped to the deployment;
-- :mod:`.clients`, :mod:`.transport` (with :mod:`.coalesce` and :mod:`.nodelink`): the one way
-  commands reach the node that owns a key;
-- :mod:`.scripts`, :mod:`.lobbyscript`: the Lua scripts, each with its Python wrapper and the
-  formats it reads and writes;
-- :mod:`.rounds` (with :mod:`.batch`, :mod:`.recentwrites`, :mod:`.records`, :mod:`.states`),
-  :mod:`.tables`, :mod:`.lobby`: the repositories;
+- :mod:`.clients` (with :mod:`.embedded`), :mod:`.transport` (with :mod:`.coalesce` and
+  :mod:`.nodelink`): the one way commands reach the node that owns a key; nothing outside this
+  package holds a client;
+- :mod:`.scripts`, :mod:`.writescripts`, :mod:`.lobbyscript`: the Lua scripts, each with its
+  Python wrapper (the formats they read and write are :mod:`api.codecs`');
+- :mod:`.rounds` (with :mod:`.states`): what a write is computed from, committing a write's plan
+  (:mod:`api.plan`), a shoe's history; :mod:`.tables`, :mod:`.lobby`: tables and the lobby;
 - :mod:`.readcache` (with :mod:`.memo`): every answer built from a shoe, found or built once;
+- :mod:`.versionfeed`, :mod:`.eventstream`, :mod:`.publishing`: what the live readers
+  (:mod:`api.live`) read, each on a connection of its own;
 - :mod:`.errors`, :mod:`.known`: what the layer raises, and the interface of what the process
   knows of versions (filled in from above, by :mod:`api.live.versions`).
 
-May import: :mod:`api.config`, :mod:`api.embedded`, :mod:`api.metrics` (what it counts),
-:mod:`roads`, redis-py. Never the layers above it (:mod:`api.live`, :mod:`api.services`,
+May import: :mod:`api.config`, :mod:`api.metrics` (what it counts), :mod:`api.codecs`,
+:mod:`api.plan` (the plans it commits), :mod:`roads`, redis-py and fakeredis (the embedded
+default). Never the layers above it (:mod:`api.writes`, :mod:`api.live`, :mod:`api.services`,
 :mod:`api.http`).
 """
