@@ -50,6 +50,12 @@ class Settings:
       bets returning over 100% now: worth money to a player betting against the house), sent as
       ``X-API-Key`` or, on the event stream, ``?key=``; an ingest key reads them too.
       ``ROADS_PUBLIC_ODDS=1`` shows them to everyone (the demo command sets it). Neither: no one.
+    - ``ROADS_RENDERERS``: picture painter processes per service process (1; 0 paints in the
+      process, the embedded default); ``ROADS_RENDER_QUEUE``: pictures that may wait for a
+      painter in a process (8); past that a picture is a 503 (:mod:`api.images.pool`).
+    - ``ROADS_CUSTOM_QUERIES``: Good Roads queries with custom patterns computed at once in a
+      process (2); ``ROADS_FEED_CLIENTS``: live-feed clients a process holds (3000, under the
+      worker's 4000 connections so that ingest always connects); past either, a 503.
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
       default; ``0`` turns it off). See ``docs/operations.md``.
     """
@@ -75,6 +81,10 @@ class Settings:
     access_log: bool = True
     read_keys: tuple[str, ...] = ()
     public_odds: bool = False
+    renderers: int = 1
+    render_queue: int = 8
+    custom_queries: int = 2
+    feed_clients: int = 3000
 
     @property
     def embedded(self) -> bool:
@@ -105,6 +115,10 @@ class Settings:
             access_log=_access_log(env),
             read_keys=_keys(env, "ROADS_READ_KEYS"),
             public_odds=_flag(env, "ROADS_PUBLIC_ODDS", default=False),
+            renderers=_count(env, "ROADS_RENDERERS", default=0 if redis_url is None else 1),
+            render_queue=_count(env, "ROADS_RENDER_QUEUE", default=8),
+            custom_queries=_number(env, "ROADS_CUSTOM_QUERIES", 2, int),
+            feed_clients=_number(env, "ROADS_FEED_CLIENTS", 3000, int),
         )
 
 
@@ -166,10 +180,10 @@ def _number(env: Mapping[str, str], name: str, default, kind):
     return value
 
 
-def _count(env: Mapping[str, str], name: str) -> int:
+def _count(env: Mapping[str, str], name: str, default: int = 0) -> int:
     text = env.get(name, "").strip()
     if not text:
-        return 0
+        return default
     if not text.isdigit():
         raise ConfigError(f"{name} must be a whole number, 0 or more, not {text!r}")
     return int(text)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from api.admission import Gate
 from api.config import Settings
+from api.images.pool import RenderPool
 from api.live.events import BLOCK_SECONDS, EventHub
 from api.live.publisher import Publisher
 from api.live.versions import VersionWatch
@@ -49,6 +51,8 @@ class Services:
     picture_urls: Memo
     events: EventHub
     publisher: Publisher | None  # to the GRIP proxies, when there are any
+    painters: RenderPool  # pictures, painted off the event loop
+    custom_queries: Gate  # Good Roads queries with custom patterns, at once
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -93,6 +97,8 @@ class Services:
             )
             if settings.grip_urls
             else None,
+            painters=RenderPool(settings.renderers, settings.render_queue),
+            custom_queries=Gate(settings.custom_queries, "Good Roads queries with custom patterns"),
         )
 
     def append_many(self, items: list[Item]) -> list[Outcome]:

@@ -24,8 +24,11 @@ What this worker adds to ``gevent_pywsgi``:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import socket
+import time
 import weakref
 from typing import ClassVar
 
@@ -38,6 +41,8 @@ from api.metrics import request_counted
 access_log = logging.getLogger("roads.access")
 
 REFUSED = "refused"  # the route label of a request refused before it reached the app
+# What a refused connection is read for before it closes (see IdleClosingHandler.linger).
+LINGER_SECONDS, LINGER_BYTES = 1.0, 1024 * 1024
 REFUSALS = {
     "414": ("Request-URI Too Long", "the request line (method, path and query) is over 8 KB"),
     "400": ("Bad Request", "the request is not well-formed HTTP"),
@@ -89,9 +94,31 @@ class IdleClosingHandler(PyWSGIHandler):
         if isinstance(result, tuple):  # (status, the whole answer): refused before the app
             self.refused = request_id_of(None)
             answer = refusal(result[0], self.refused)
-            self.response_length = len(answer)
-            return result[0], answer
+            self.status, self.response_length = result[0], len(answer)
+            self.socket.sendall(answer)
+            self.time_finish = time.time()
+            self.log_request()
+            self.linger()
+            return None  # the connection closes
+        if result is None and (getattr(self, "code", None) or 0) >= 400:
+            self.linger()  # a refused body may be left unread (a Content-Length that lied)
         return result
+
+    def linger(self) -> None:
+        """Half-close, then read what the client still sends (bounded) before the close. A
+        refused request is often not read to its end (a request line over 8 KB, its headers
+        and body; the rest of a body its Content-Length did not count): closing a socket with
+        unread data makes the kernel answer with a reset, which can reach the client before it
+        has read the refusal, so the client would see the connection reset, not the answer."""
+        with contextlib.suppress(OSError):
+            self.socket.shutdown(socket.SHUT_WR)
+            read = 0
+            with gevent.Timeout(LINGER_SECONDS, False):
+                while read < LINGER_BYTES:
+                    chunk = self.socket.recv(65536)
+                    if not chunk:
+                        break
+                    read += len(chunk)
 
     def log_request(self) -> None:
         # The app logs every request it answers (api.http.traffic); only refusals remain.

@@ -32,6 +32,7 @@ MAY_IMPORT = {
         "api.storage",
         "api.live",
         "api.images",
+        "api.admission",
         "api.config",
         "api.metrics",
         "api.logs",

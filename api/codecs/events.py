@@ -34,6 +34,20 @@ def encode_patch(base_version: int | None, operations: list[dict[str, Any]]) -> 
     return dumps_text({"base_version": base_version, "patch": operations})
 
 
+LARGEST_PART = 2**64 - 1  # each part of a stream id is an unsigned 64-bit integer in Redis
+
+
+def is_event_id(text: str) -> bool:
+    """Whether ``text`` is a stream id Redis takes: ``MILLIS`` or ``MILLIS-SEQ``, each part a
+    decimal integer of at most 64 bits (``0`` alone: from the start)."""
+    millis, dash, sequence = text.partition("-")
+    parts = [millis, sequence] if dash else [millis]
+    return all(
+        0 < len(part) <= 20 and part.isascii() and part.isdigit() and int(part) <= LARGEST_PART
+        for part in parts
+    )
+
+
 def stream_key(event_id: str) -> tuple[int, int]:
     """A stream id as a comparable pair (``"1700000000000-3"`` -> ``(1700000000000, 3)``)."""
     millis, _, sequence = event_id.partition("-")

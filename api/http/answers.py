@@ -77,11 +77,17 @@ def dumps(payload: Any) -> bytes:
 
 
 def shoe_read(
-    table: str, shoe: str, name: str, build: Callable[[int, Scorecard], bytes]
+    table: str,
+    shoe: str,
+    name: str,
+    build: Callable[[int, Scorecard], bytes],
+    *,
+    shared: bool = True,
 ) -> tuple[int, str, bytes | None]:
     """The answer ``name`` of the shoe, found or built once by the read cache: its version, its
     ETag, and its bytes, or ``None`` when the client holds it already (answer 304). The ETag of
-    a version is made once, for both the client's check and the answer."""
+    a version is made once, for both the client's check and the answer. ``shared``: whether the
+    answer is cached in Redis for every process (see :meth:`ReadCache.get_or_build`)."""
     etags: dict[int, str] = {}
 
     def etag(version: int) -> str:
@@ -90,7 +96,7 @@ def shoe_read(
         return etags[version]
 
     answer = services().reads.get_or_build(
-        table, shoe, name, build, held=lambda version: held(etag(version))
+        table, shoe, name, build, held=lambda version: held(etag(version)), shared=shared
     )
     return answer.version, etag(answer.version), answer.body
 

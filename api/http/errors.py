@@ -10,11 +10,20 @@ from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, default_exceptions
 
+from api.admission import Busy as ReadersBusy
 from api.http.archive import archive_path
 from api.http.responses import ErrorSchema
 from api.http.traffic import HEADER as REQUEST_ID_HEADER
+from api.images.pool import Busy as PaintersBusy
 from api.metrics import UNAVAILABLE
-from api.storage.errors import STORE_UNAVAILABLE, Contended, NotFound, NotReplicated, Retired
+from api.storage.errors import (
+    REFUSED,
+    STORE_UNAVAILABLE,
+    Contended,
+    NotFound,
+    NotReplicated,
+    Retired,
+)
 from api.writes.errors import Conflict
 from roads import RoadsError, RoundError, RuleError, ShoeError
 
@@ -70,7 +79,10 @@ STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
     (Conflict, 409, None, None),
     (Contended, 503, None, "contention"),
     (NotReplicated, 503, None, "not_replicated"),
+    (ReadersBusy, 503, None, "readers_busy"),
+    (PaintersBusy, 503, None, "readers_busy"),
     *((kind, 503, message, cause) for kind, message, cause in STORE_UNAVAILABLE),
+    (REFUSED, 400, None, None),
 )
 
 
@@ -83,13 +95,15 @@ def register(app: Flask, api: RoadsApi) -> None:
     """Map the storage layer's and the domain's exceptions to HTTP answers."""
 
     def answer(error: Exception):
-        _, status, message, cause = next(e for e in STATUS if isinstance(error, e[0]))
+        kind, status, message, cause = next(e for e in STATUS if isinstance(error, e[0]))
         if cause is not None:
             UNAVAILABLE.labels(cause).inc()
         exception = default_exceptions[status]()
         details = error.details if isinstance(error, Conflict) else {}
         headers = {"Retry-After": "1"} if status == 503 else {}
         text = message or (error.message if isinstance(error, Conflict) else str(error))
+        if kind is REFUSED:  # (not a subclass listed before it: out of memory is a 503)
+            text = f"the round store (Redis) refused an argument of this request: {error}"
         if isinstance(error, Retired):
             details = {"archive": archive_path(error.table)}
             text = f"{text}; its shoes and rounds are kept at {details['archive']}"

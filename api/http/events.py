@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from flask import Response, current_app, request
 from flask_smorest import Blueprint, abort
 
-from api.codecs.events import RESET, Channel, Event, stream_key
+from api.codecs.events import RESET, Channel, Event, is_event_id, stream_key
 from api.http.answers import services
 from api.http.auth import offered_key, reads_odds
 from api.http.requests import EventsQuerySchema
-from api.live.events import BAD_EVENT_ID, EVENT_ID, Subscription
+from api.live.events import BAD_EVENT_ID, Subscription
 from api.live.grip import channel_names, event_channel, hold_headers, parse_grip_last
-from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, lag_of
+from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, UNAVAILABLE, lag_of
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
@@ -47,13 +47,21 @@ def events(query):
     to the one at ``version``. Send
     ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last."""
     last = request.headers.get("Last-Event-ID") or query.get("last_event_id")
-    if last is not None and not EVENT_ID.fullmatch(last):
+    if last is not None and not is_event_id(last):
         abort(400, message=BAD_EVENT_ID)
     channel = frozenset(query["tables"]) if "tables" in query else None
     odds = reads_odds()
     if services().publisher is not None and "Grip-Sig" in request.headers:
         return _held(channel, last, odds)
     hub = services().events
+    most = current_app.extensions["roads.settings"].feed_clients
+    if hub.clients >= most:  # the rest of the process's connections stay for everything else
+        UNAVAILABLE.labels("feed_full").inc()
+        abort(
+            503,
+            message=f"this process holds {most} live-feed clients already; retry shortly",
+            headers={"Retry-After": "2"},
+        )
     subscription = hub.subscribe(channel)
     try:
         backlog = hub.backlog(last, channel) if last else []

@@ -15,7 +15,6 @@ from api.http.requests import ImageQuerySchema
 from api.http.responses import ErrorSchema
 from api.http.roads import current_shoe
 from api.images.fonts import can_draw
-from api.images.paint import paint
 from api.images.scene import MAX_PIXELS, Bead, new_cells_of, picture_scene, picture_size
 from roads import Scorecard
 
@@ -53,7 +52,7 @@ def painter(road: str, query: dict) -> Callable[[int, Scorecard], bytes]:
             "bead": Bead(query["bead"], letters_of(query["lang"])),
             "new_cells": new_cells,
         }
-        return paint(picture_scene(shape, road, **options))
+        return services().painters.paint(picture_scene(shape, road, **options))
 
     return draw
 
@@ -65,6 +64,23 @@ def letters_of(lang: str) -> tuple[tuple[str, str], ...]:
     return letters if all(can_draw(letter) for _, letter in letters) else Bead().letters
 
 
+# The pictures every lobby asks for (static/tiles.js, static/tableview.js: those columns, at 1x
+# and 2x, either theme, any preview, the Bead Plate in any catalogue's letters): cached in Redis
+# for every process. Any other variant is kept in a process's own bounded memory only, so no
+# reader can grow Redis: a shoe holds at most 960 such pictures of about 5 KB, each with its TTL
+# (docs/operations.md, "Memory no reader controls").
+CANONICAL_COLS = (None, 10, 14, 16, 24)
+CANONICAL_SCALES = (1.0, 2.0)
+
+
+def is_canonical(query: dict) -> bool:
+    return (
+        query.get("cols") in CANONICAL_COLS
+        and query["scale"] in CANONICAL_SCALES
+        and query["bead"] == "letters"
+    )
+
+
 def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
     cols, scale, ask = query.get("cols"), query["scale"], query.get("ask")
     width, height = picture_size(road, cols, scale)
@@ -74,7 +90,8 @@ def image_answer(table: str, shoe: str, road: str, query: dict) -> Response:
     lang = query["lang"] if road in ("bead_plate", "scorecard") else "en"
     name = f"png:{road}:{cols or '-'}:{query['theme']}:{scale:g}:{query['bead']}:{ask or '-'}"
     name += f":{lang}" if lang != "en" else ""
-    version, etag, body = shoe_read(table, shoe, name, painter(road, query))
+    shared = is_canonical(query)
+    version, etag, body = shoe_read(table, shoe, name, painter(road, query), shared=shared)
     if body is None:
         return unchanged(etag)
     # Remember the answer for this exact URL too (see served_from_recent).

@@ -119,7 +119,10 @@ def good_roads(query):
     if profile is not None:
         chosen = list(dict.fromkeys([*chosen, *(pattern.id for pattern in PROFILES[profile])]))
     lobby = services().lobby
-    found = lobby.members(chosen) + (lobby.custom_members(custom) if custom else [])
+    found = lobby.members(chosen)
+    if custom:
+        with services().custom_queries.entered():
+            found += lobby.custom_members(custom)
     found.sort(key=lambda item: (item[0], item[1]))
     tiles = lobby.tiles_of(sorted({table for table, _, _ in found}))
     odds = reads_odds()

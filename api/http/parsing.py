@@ -1,4 +1,5 @@
-"""Request parsing shared by the blueprints."""
+"""Request parsing shared by the blueprints: every JSON body decoded in one step, within the
+limits of :mod:`api.codecs.requestbody` (each refusal a 400 naming the limit)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,29 @@ from typing import Any
 
 import flask
 from cachetools import LRUCache
-from webargs.flaskparser import FlaskParser
+from flask_smorest import abort
+from marshmallow import missing
+from webargs.flaskparser import FlaskParser, is_json_request
+
+from api.codecs.requestbody import BodyError, decode_body
 
 
-class QueryMemoParser(FlaskParser):
+class BodyParser(FlaskParser):
+    """webargs' Flask parser with the service's one JSON body decoder."""
+
+    def load_json(self, req: flask.Request, schema: Any) -> Any:
+        if not is_json_request(req):
+            return missing
+        data = req.get_data(cache=True)
+        if not data:
+            return missing
+        try:
+            return decode_body(data)
+        except BodyError as error:
+            abort(400, message=error.message)
+
+
+class QueryMemoParser(BodyParser):
     """webargs' Flask parser that remembers the validated result of each query string.
 
     Hot GET endpoints (pictures in a busy lobby) see the same few query strings over and over;

@@ -9,12 +9,37 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 from webargs.fields import DelimitedList
 
+from api.codecs.events import is_event_id
 from api.http.catalogues import LANGUAGES
 from api.live.events import BAD_EVENT_ID, EVENT_ID
 from roads import VARIANTS
 from roads.expressions import EXPRESSION_SYNTAX, PatternError, parse_expression
 from roads.lobby import LOBBY_ROADS
 from roads.patterns import PATTERNS, PATTERNS_BY_ID, PROFILES
+
+
+class Text(fields.String):
+    """A string that is text: one holding a lone surrogate (valid JSON, ``"\\ud800"``, but no
+    UTF-8 can carry it, so Redis could not store it) is an error naming its field."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ValidationError(
+                f"Not UTF-8 text: a lone surrogate at character {error.start}."
+            ) from None
+        return text
+
+
+class EventId(validate.Validator):
+    """A stream id each of whose parts Redis takes (:func:`api.codecs.events.is_event_id`)."""
+
+    def __call__(self, value: str) -> str:
+        if not is_event_id(value):
+            raise ValidationError(BAD_EVENT_ID)
+        return value
 
 
 class StrictBoolean(fields.Boolean):
@@ -56,7 +81,7 @@ class Matches(validate.Validator):
 # A card as dealer systems write it (roads.cards): rank A, 2-9, 10 or T, J, Q, K, then suit S, H,
 # D or C, in either case.
 CARD_PATTERN = r"^(?:[2-9AaTtJjQqKk]|10)[SsHhDdCc]$"
-CARD = fields.String(
+CARD = Text(
     validate=Matches(
         CARD_PATTERN,
         "a card is a rank (A, 2-10 or T, J, Q, K) then a suit (S, H, D, C), like AS or 10D",
@@ -87,7 +112,7 @@ class ReportSchema(ma.Schema):
         validate=validate.Length(min=2, max=3),
         metadata={"description": "Banker cards in deal order.", "example": ["KH", "7C"]},
     )
-    result = fields.String(validate=validate.OneOf(["B", "P", "T"]), metadata={"example": "B"})
+    result = Text(validate=validate.OneOf(["B", "P", "T"]), metadata={"example": "B"})
     player_pair = StrictBoolean(metadata={"example": False})
     banker_pair = StrictBoolean(metadata={"example": False})
     natural = StrictBoolean(metadata={"example": False})
@@ -125,8 +150,8 @@ MAX_BATCH = 200
 
 
 class BatchRoundSchema(RoundInSchema):
-    table = fields.String(required=True, validate=ID, metadata={"example": "baccarat-1"})
-    shoe = fields.String(required=True, validate=ID, metadata={"example": "s1"})
+    table = Text(required=True, validate=ID, metadata={"example": "baccarat-1"})
+    shoe = Text(required=True, validate=ID, metadata={"example": "s1"})
 
 
 class BatchInSchema(ma.Schema):
@@ -156,7 +181,7 @@ DISPLAY_NAME = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$"
 
 
 class TableInSchema(ma.Schema):
-    name = fields.String(
+    name = Text(
         required=True,
         validate=[
             validate.Length(min=1, max=100),
@@ -167,17 +192,17 @@ class TableInSchema(ma.Schema):
             ),
         ],
     )
-    variant = fields.String(load_default="standard", validate=validate.OneOf(VARIANTS))
+    variant = Text(load_default="standard", validate=validate.OneOf(VARIANTS))
 
 
 class RoadsQuerySchema(ma.Schema):
-    ask = fields.String(
+    ask = Text(
         validate=validate.OneOf(["B", "P"]),
         metadata={
             "description": "Preview the roads as if this result came next (nothing is stored)."
         },
     )
-    tail = fields.String(
+    tail = Text(
         load_default="stay",
         validate=validate.OneOf(["stay", "drop"]),
         metadata={"description": "Dragon-tail convention of the grids."},
@@ -189,22 +214,22 @@ class ImageQuerySchema(ma.Schema):
         validate=validate.Range(min=1, max=120),
         metadata={"description": "Grid columns shown; the view keeps the newest whole columns."},
     )
-    theme = fields.String(load_default="light", validate=validate.OneOf(["light", "dark"]))
+    theme = Text(load_default="light", validate=validate.OneOf(["light", "dark"]))
     scale = fields.Float(
         load_default=1.0,
         validate=validate.Range(min=0.5, max=4),
         metadata={"description": "Pixel size factor (a Big Road cell is 20 px at 1)."},
     )
-    bead = fields.String(
+    bead = Text(
         load_default="letters",
         validate=validate.OneOf(["letters", "totals"]),
         metadata={"description": "Bead Plate shows B/P/T, or the winning total when known."},
     )
-    ask = fields.String(
+    ask = Text(
         validate=validate.OneOf(["B", "P"]),
         metadata={"description": "Draw the preview of this next result, new cells highlighted."},
     )
-    lang = fields.String(
+    lang = Text(
         load_default="en",
         validate=validate.OneOf(LANGUAGES),
         metadata={
@@ -215,11 +240,11 @@ class ImageQuerySchema(ma.Schema):
 
 
 class LobbyQuerySchema(ma.Schema):
-    sort = fields.String(
+    sort = Text(
         validate=validate.OneOf(["streak"]),
         metadata={"description": "``streak``: longest current run on ``road`` first."},
     )
-    road = fields.String(
+    road = Text(
         load_default="big_road",
         validate=validate.OneOf(LOBBY_ROADS),
         metadata={"description": "The road sorted by and counted in ``grown``."},
@@ -255,12 +280,12 @@ PATTERN_IDS = f"^(?:{_ONE_ID}(?:,{_ONE_ID})*)?$"
 
 
 class PatternsQuerySchema(ma.Schema):
-    profile = fields.String(
+    profile = Text(
         load_default="classic",
         validate=validate.OneOf(list(PROFILES)),
         metadata={"description": "Which built-in patterns: ``classic`` or ``asia``."},
     )
-    lang = fields.String(
+    lang = Text(
         load_default="en",
         validate=validate.OneOf(LANGUAGES),
         metadata={"description": "The language of the names and descriptions."},
@@ -268,7 +293,7 @@ class PatternsQuerySchema(ma.Schema):
 
 
 class GoodRoadsQuerySchema(ma.Schema):
-    patterns = fields.String(
+    patterns = Text(
         validate=[_pattern_ids, Matches(PATTERN_IDS, "pattern ids are separated by commas")],
         metadata={
             "description": "Comma-separated pattern ids (see /v1/patterns). Without it, "
@@ -276,7 +301,7 @@ class GoodRoadsQuerySchema(ma.Schema):
         },
     )
     custom = fields.List(
-        fields.String(
+        Text(
             validate=[
                 _expression,
                 Matches(EXPRESSION_SYNTAX, "separate a custom pattern's terms by single spaces"),
@@ -285,7 +310,7 @@ class GoodRoadsQuerySchema(ma.Schema):
         validate=validate.Length(max=8),
         metadata={"description": "A pattern of your own, e.g. ``X1 Y2 X1 Y2`` (repeatable)."},
     )
-    profile = fields.String(
+    profile = Text(
         validate=validate.OneOf(list(PROFILES)),
         metadata={"description": "Every pattern of a profile (``classic`` or ``asia``)."},
     )
@@ -296,18 +321,18 @@ MAX_WATCHED = 50
 
 class EventsQuerySchema(ma.Schema):
     tables = DelimitedList(
-        fields.String(validate=ID),
+        Text(validate=ID),
         validate=validate.Length(min=1, max=MAX_WATCHED),
         metadata={
             "description": f"Up to {MAX_WATCHED} table ids, comma-separated: only their events, "
             "each with its road patch. Without it, the lobby channel."
         },
     )
-    key = fields.String(
+    key = Text(
         validate=validate.Length(min=1, max=256),
         metadata={"description": "A read key, for the odds (EventSource sends no headers)."},
     )
-    last_event_id = fields.String(
-        validate=Matches(EVENT_ID, BAD_EVENT_ID),
+    last_event_id = Text(
+        validate=[Matches(EVENT_ID, BAD_EVENT_ID), EventId()],
         metadata={"description": "Resume after this event (as the Last-Event-ID header)."},
     )

@@ -8,6 +8,7 @@ from flask_smorest import Blueprint, abort
 from api.http.answers import dumps, history_answer, services
 from api.http.auth import SECURITY, require_ingest_key
 from api.http.errors import status_of
+from api.http.parsing import BodyParser
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
 from api.http.responses import BatchResultSchema, ErrorSchema, HistorySchema, WriteResultSchema
 from api.metrics import ROUNDS
@@ -16,6 +17,7 @@ from api.writes.writer import Written
 from roads import RoadsError, Round
 
 blp = Blueprint("rounds", __name__, description="Reporting rounds, and each shoe's history.")
+blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 
 SHOE = "/v1/tables/<id:table>/shoes/<id:shoe>"
 

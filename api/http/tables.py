@@ -5,10 +5,12 @@ from flask_smorest import Blueprint, abort
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.archive import archive_path
 from api.http.auth import SECURITY, require_ingest_key
+from api.http.parsing import BodyParser
 from api.http.requests import TableInSchema
 from api.http.responses import RetiredSchema, TableSchema
 
 blp = Blueprint("tables", __name__, description="Tables: name, variant, current shoe.")
+blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 
 
 @blp.route("/v1/tables/<id:table>", methods=["PUT"])

@@ -52,3 +52,8 @@ STORE_UNAVAILABLE: tuple[tuple[type[Exception], str, str], ...] = (
     (redis.exceptions.ReadOnlyError, FAILING_OVER, "failing_over"),
     (redis.exceptions.AskError, FAILING_OVER, "failing_over"),
 )
+
+#: Redis refused an argument it was sent (a stream id past 64 bits, a number out of its range):
+#: the request's fault, answered 400 naming it. Checked after :data:`STORE_UNAVAILABLE`, whose
+#: out-of-memory and read-only errors are kinds of it.
+REFUSED = redis.exceptions.ResponseError

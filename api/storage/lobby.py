@@ -35,6 +35,7 @@ both scripts go in one round trip, the second reading the update from the table'
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Sequence
 
 from api.codecs.jsontext import loads
@@ -117,7 +118,11 @@ class Lobby:
         """(table, pattern id, since_round) of every table whose Big Road matches a client's
         own pattern now."""
         found = []
-        for table, raw in self.transport.command("HGETALL", self.keys.shapes).items():
+        for count, (table, raw) in enumerate(
+            self.transport.command("HGETALL", self.keys.shapes).items()
+        ):
+            if count % 64 == 63:
+                time.sleep(0)  # under gevent, let the process's other requests (ingest) run
             for good in self._shape(table.decode(), raw).good_roads(patterns):
                 found.append((table.decode(), good["pattern"], good["since_round"]))
         return found

@@ -83,12 +83,17 @@ class ReadCache:
         build: Build,
         *,
         held: Callable[[int], bool] = never,
+        shared: bool = True,
     ) -> Answer:
         """The answer ``name`` of the shoe at its current version (see the module doc);
         ``held(version)`` says whether the client already holds it at that version. Raises
         :class:`NotFound` for an unknown shoe, :class:`Retired` for a retired table's. Counted
         in ``roads_read_cache_total`` by the kind of answer (``name`` up to its first ``:``)
-        and where it came from."""
+        and where it came from.
+
+        An answer not ``shared`` (one of the variants anyone may ask for, outside the set every
+        lobby uses) is kept in this process's memo only, never in Redis: no reader can grow the
+        Redis that holds the rounds."""
         kind = name.partition(":")[0]
         known = self.versions.get(table, shoe)
         if known is not None:
@@ -99,6 +104,8 @@ class ReadCache:
             if body is not None:
                 read_cache(kind, "memory").inc()
                 return Answer(known, body)
+        if not shared:
+            return self._built_here(table, shoe, name, build, held, kind)
         found = self._look_up(table, shoe, name)
         version = found.version
         assert version is not None
@@ -114,6 +121,20 @@ class ReadCache:
             outcome = "built"
         self.memo.put((table, shoe, name, version), body)
         read_cache(kind, outcome).inc()
+        return Answer(version, body)
+
+    def _built_here(
+        self, table: str, shoe: str, name: str, build: Build, held: Callable[[int], bool], kind: str
+    ) -> Answer:
+        version, scorecard = self.states.current(table, shoe)
+        if held(version):
+            read_cache(kind, "held").inc()
+            return Answer(version, None)
+        body = self.memo.get((table, shoe, name, version))
+        if body is None:
+            body = build(version, scorecard)
+            self.memo.put((table, shoe, name, version), body)
+        read_cache(kind, "local").inc()
         return Answer(version, body)
 
     def _look_up(self, table: str, shoe: str, name: str) -> Lookup:

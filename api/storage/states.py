@@ -10,7 +10,7 @@ from typing import NamedTuple
 from api.codecs.records import decode as decode_record
 from api.codecs.records import round_of
 from api.codecs.stamps import at_version
-from api.storage.errors import Contended, NotFound
+from api.storage.errors import Contended, NotFound, Retired
 from api.storage.keys import Keyspace, ShoeKeys
 from api.storage.transport import Transport
 from api.storage.writescripts import STORE_STATE
@@ -37,12 +37,19 @@ class ShoeStates:
 
     def current(self, table: str, shoe: str) -> tuple[int, Scorecard]:
         """The shoe's current version and scorecard. Raises :class:`NotFound` for an unknown
-        shoe, :class:`Contended` when it keeps changing while read."""
+        shoe, :class:`Retired` for a retired table's, :class:`Contended` when it keeps changing
+        while read."""
         keys = self.keys.shoe(table, shoe)
         for _ in range(MAX_ATTEMPTS):
-            version, state = self.transport.multi(
-                [("HGET", keys.info, "version"), ("GET", keys.state)]
+            version, state, retired = self.transport.multi(
+                [
+                    ("HGET", keys.info, "version"),
+                    ("GET", keys.state),
+                    ("HEXISTS", keys.table.meta, "retired"),
+                ]
             )
+            if retired:
+                raise Retired(table)
             if version is None:
                 raise NotFound(f"table {table} has no shoe {shoe}")
             scorecard = self.at(keys, int(version), state)

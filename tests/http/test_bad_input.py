@@ -76,6 +76,51 @@ def test_malformed_json(client, redis_client):
     assert _snapshot(redis_client) == before
 
 
+# The four hostile requests of the hostile-clients issue, each once a 500.
+DEEP = '{"round": 2, "result": ' + "[" * 50_000 + "]" * 50_000 + "}"
+HUGE = '{"round": ' + "9" * 5_000 + ', "result": "B"}'
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        (DEEP, "nests deeper than 16 levels"),
+        (HUGE, "more than 20 digits"),
+        ('{"round": 2, "result": "B", "banker_total": 1e400}', "too large for a double"),
+        ('{"round": 2, "result": NaN}', "NaN is not JSON"),
+        (b'{"round": 2, "result": "\xff"}', "not UTF-8"),
+    ],
+)
+def test_a_body_past_the_decoder_s_limits_is_400_naming_the_limit(
+    client, redis_client, body, named
+):
+    feed(client, "B")
+    before = _snapshot(redis_client)
+    answer = client.post(ROUNDS, data=body, content_type="application/json", headers=AUTH)
+    assert answer.status_code == 400 and named in answer.json["message"], answer.json
+    assert _snapshot(redis_client) == before
+
+
+def test_a_lone_surrogate_is_400_naming_its_field(client, redis_client):
+    before = _snapshot(redis_client)
+    body = '{"name": "\\ud800x"}'
+    answer = client.put("/v1/tables/t1", data=body, content_type="application/json", headers=AUTH)
+    assert answer.status_code == 400, answer.json
+    assert "name" in answer.json["message"] and "surrogate" in answer.json["message"]
+    assert _snapshot(redis_client) == before
+
+
+@pytest.mark.parametrize(
+    "query", ["?last_event_id=99999999999999999999-0", "?last_event_id=1-18446744073709551616"]
+)
+def test_an_event_id_past_64_bits_is_400(client, query):
+    answer = client.get("/v1/events" + query)
+    assert answer.status_code == 400 and "2^64-1" in answer.json["message"], answer.json
+    header = {"Last-Event-ID": query.split("=")[1]}
+    answer = client.get("/v1/events", headers=header)
+    assert answer.status_code == 400 and "2^64-1" in answer.json["message"], answer.json
+
+
 def test_oversized_body_is_413(client, redis_client):
     feed(client, "B")
     before = _snapshot(redis_client)

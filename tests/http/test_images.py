@@ -254,7 +254,7 @@ def test_many_clients_asking_at_once_render_once(app, monkeypatch):
         threading.Event().wait(0.2)  # a slow render, so every request overlaps it
         return real_paint(scene)
 
-    monkeypatch.setattr("api.http.images.paint", slow_paint)
+    monkeypatch.setattr(app.extensions["roads"].painters, "paint", slow_paint)
     # The others wait this long for the one render before drawing themselves: long enough that
     # a slow, shared test machine never turns this test into a race against that timeout.
     monkeypatch.setattr(app.extensions["roads"].reads, "wait_seconds", 10.0)

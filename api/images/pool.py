@@ -1,0 +1,121 @@
+"""Pictures painted in child processes, so that a render never holds a worker's event loop (and
+with it every round being stored there) and the CPU goes to ingest first.
+
+Each service process starts its painters (``ROADS_RENDERERS``, :mod:`.renderer`) on its first
+picture. A picture takes an idle painter; when all are busy it waits its turn, and at most
+``ROADS_RENDER_QUEUE`` pictures wait at once in a process: past that a reader is refused
+(:class:`Busy`, a 503 with ``Retry-After``) at once, which no write ever is. With no painters
+(``ROADS_RENDERERS=0``: the embedded demo) pictures are painted in the process, as before.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from api.images.renderer import receive, send
+from api.images.scene import Scene
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Busy(Exception):
+    """Every painter is busy and the queue is full: try again shortly (503)."""
+
+
+class Painter:
+    """One painter process and its pipes (one picture at a time)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "api.images.renderer"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=ROOT,
+        )
+
+    def paint(self, scene: Scene) -> bytes:
+        send(self.process.stdin, scene)
+        reply = receive(self.process.stdout)
+        if isinstance(reply, str):
+            raise RuntimeError(f"the painter failed: {reply}")
+        return reply
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+class RenderPool:
+    """This process's painters (made on first use, and again in a forked child)."""
+
+    def __init__(self, size: int, waiting: int) -> None:
+        self.size = size
+        self.waiting = waiting
+        self._pid: int | None = None
+        self._lock = threading.Lock()
+        self._idle: queue.Queue[Painter] = queue.Queue()
+        self._painters: list[Painter] = []
+        self._in_flight = 0
+
+    def paint(self, scene: Scene) -> bytes:
+        """The scene as PNG bytes. Raises :class:`Busy` when the queue is full."""
+        if self.size == 0:
+            from api.images.paint import paint
+
+            return paint(scene)
+        self._start()
+        with self._lock:
+            if self._in_flight >= self.size + self.waiting:
+                raise Busy("every picture painter is busy; retry shortly")
+            self._in_flight += 1
+        try:
+            painter = self._idle.get()
+            try:
+                return painter.paint(scene)
+            except (EOFError, OSError):  # the painter died: replace it, the reader retries
+                painter.stop()
+                painter = self._replace(painter)
+                raise Busy("a picture painter restarted; retry shortly") from None
+            finally:
+                self._idle.put(painter)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    def _start(self) -> None:
+        if self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._idle = queue.Queue()
+            self._painters = [Painter() for _ in range(self.size)]
+            for painter in self._painters:
+                self._idle.put(painter)
+            self._in_flight = 0
+            self._pid = os.getpid()
+
+    def _replace(self, painter: Painter) -> Painter:
+        fresh = Painter()
+        with self._lock:
+            self._painters = [fresh if p is painter else p for p in self._painters]
+        return fresh
+
+    def stop(self) -> None:
+        """Stop this process's painters (the process is exiting)."""
+        if self._pid != os.getpid():
+            return
+        for painter in self._painters:
+            painter.stop()
+        self._painters = []
+        self._pid = None

@@ -1,0 +1,232 @@
+"""Hostile load: does any reader slow ingest, or grow the Redis that holds the rounds?
+
+The service runs under gunicorn (gunicorn.conf.py, 2 workers, its default painters and bounds)
+on a private redis-server. A dealer reports a round every ``--interval`` seconds to one table and
+times each answer, first with no other load, then under each flood in turn, each flood run by
+wrk on 8 and then on 64 connections, anonymous:
+
+- distinct pictures (``/v1/tables/T/roads/{road}.png`` over random ``cols``, ``theme``,
+  ``scale``, ``bead``), so that none is ever cached;
+- distinct custom Good Roads queries (``/v1/good-roads?custom=...``) over 200 tables;
+- event-stream connections, opened, read and dropped over and over (``/v1/events``).
+
+For each: ingest latency p50 / p99, the flood's own throughput and its answers by status, and
+Redis ``used_memory`` before and after. Target (issue "hostile clients"): ingest p99 under any
+flood <= 2x its p99 without one. ``--picture-minutes 5`` adds a 5-minute picture flood and
+prints Redis' growth over it against the bound stated in docs/operations.md.
+
+Run: ``python benchmarks/abuse_bench.py [--seconds 20] [--interval 0.1] [--picture-minutes 0]``
+(needs wrk). Loopback only, bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.serving import redis_server  # noqa: E402
+from tests.gunicorn_server import send  # noqa: E402
+from tests.gunicorn_server import service as served  # noqa: E402
+
+KEY = "abuse-key"
+TABLES = 200
+
+PICTURES_LUA = """
+local roads = {"bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_road", "scorecard"}
+local themes = {"light", "dark"}
+local beads = {"letters", "totals"}
+request = function()
+  local path = string.format("/v1/tables/t%d/roads/%s.png?cols=%d&theme=%s&scale=%.3f&bead=%s",
+    math.random(0, 9), roads[math.random(1, 6)], math.random(1, 60),
+    themes[math.random(1, 2)], 0.5 + math.random() * 1.5, beads[math.random(1, 2)])
+  return wrk.format("GET", path)
+end
+"""
+CUSTOM_LUA = """
+local words = {"X1", "Y1", "X2", "Y2", "X3", "Y3", "B1", "P1", "B2", "P2"}
+request = function()
+  local parts = {}
+  for i = 1, math.random(2, 6) do parts[i] = words[math.random(1, #words)] end
+  local query = table.concat(parts, "%20") .. "%20X" .. math.random(1, 9)
+  return wrk.format("GET", "/v1/good-roads?custom=" .. query)
+end
+"""
+EVENTS_LUA = """
+request = function()
+  return wrk.format("GET", "/v1/events?tables=t" .. math.random(0, 9), {["Connection"] = "close"})
+end
+"""
+STATUSES_LUA = """
+local counts = {}
+response = function(status, headers, body)
+  counts[status] = (counts[status] or 0) + 1
+end
+done = function(summary, latency, requests)
+  local parts = {}
+  for status, count in pairs(counts) do parts[#parts + 1] = status .. "=" .. count end
+  io.write("STATUSES " .. table.concat(parts, ",") .. "\\n")
+end
+"""
+
+
+def memory(redis_url: str) -> float:
+    import redis
+
+    return redis.Redis.from_url(redis_url).info("memory")["used_memory"] / 1e6
+
+
+class Dealer(threading.Thread):
+    """Reports the next round of table ``dealer`` every ``interval`` seconds, timing each."""
+
+    def __init__(self, base: str, interval: float) -> None:
+        super().__init__(daemon=True)
+        self.base, self.interval = base, interval
+        self.number = 0
+        self.latencies: list[float] = []
+        self.failures = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            self.number += 1
+            body = json.dumps({"round": self.number, "result": random.choice("BPPBT")}).encode()
+            request = urllib.request.Request(
+                f"{self.base}/v1/tables/dealer/shoes/s1/rounds",
+                data=body,
+                method="POST",
+                headers={"Content-Type": "application/json", "X-API-Key": KEY},
+            )
+            started = time.perf_counter()
+            try:
+                urllib.request.urlopen(request, timeout=30).read()
+                self.latencies.append((time.perf_counter() - started) * 1000)
+            except (urllib.error.URLError, OSError):
+                self.failures += 1
+            self.stop.wait(self.interval)
+
+    def taken(self) -> list[float]:
+        taken, self.latencies = self.latencies, []
+        return taken
+
+
+def percentiles(latencies: list[float]) -> tuple[float, float]:
+    if len(latencies) < 2:
+        return float("nan"), float("nan")
+    cuts = statistics.quantiles(latencies, n=100, method="inclusive")
+    return statistics.median(latencies), cuts[98]
+
+
+def flood(base: str, script: Path, connections: int, seconds: int) -> tuple[float, str]:
+    """wrk with ``script`` on ``connections`` connections: requests a second, answers by status."""
+    out = subprocess.run(
+        [
+            "wrk",
+            "-t2",
+            f"-c{connections}",
+            f"-d{seconds}s",
+            "--timeout",
+            "30s",
+            "-s",
+            str(script),
+            base,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+    ).stdout
+    rate = next(line for line in out.splitlines() if line.startswith("Requests/sec"))
+    statuses = next((line for line in out.splitlines() if line.startswith("STATUSES")), "")
+    return float(rate.split()[-1]), statuses.removeprefix("STATUSES ")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--interval", type=float, default=0.1)
+    parser.add_argument("--picture-minutes", type=float, default=0)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="roads-abuse-"))
+    scripts = {}
+    for name, lua in (("pictures", PICTURES_LUA), ("custom", CUSTOM_LUA), ("events", EVENTS_LUA)):
+        scripts[name] = folder / f"{name}.lua"
+        scripts[name].write_text(lua + STATUSES_LUA)
+    with redis_server("--maxmemory", "0") as redis, served(redis.url, KEY, workers=2) as base:
+        for table in range(TABLES):
+            shoe = "".join(random.Random(table).choice("BPPBBPT") for _ in range(40))
+            send(
+                base,
+                "POST",
+                "/v1/rounds",
+                {
+                    "rounds": [
+                        {"table": f"t{table}", "shoe": "s1", "round": n + 1, "result": r}
+                        for n, r in enumerate(shoe)
+                    ]
+                },
+                KEY,
+            )
+        dealer = Dealer(base, args.interval)
+        dealer.start()
+        time.sleep(2)
+        dealer.taken()
+        print(
+            f"gunicorn, 2 workers, {TABLES} tables; a dealer reports a round every "
+            f"{args.interval} s; each phase {args.seconds} s"
+        )
+        print(
+            f"{'phase':32} {'ingest p50':>10} {'p99':>8}  {'flood':>10}  {'Redis MB':>16}  answers"
+        )
+        before = memory(redis.url)
+        time.sleep(args.seconds)
+        p50, p99 = percentiles(dealer.taken())
+        quiet = p99
+        print(
+            f"{'no read load':32} {p50:8.1f}ms {p99:6.1f}ms  {'':>10}  "
+            f"{before:7.2f} -> {memory(redis.url):5.2f}"
+        )
+        worst = 0.0
+        for name in ("pictures", "custom", "events"):
+            for connections in (8, 64):
+                before = memory(redis.url)
+                rate, statuses = flood(base, scripts[name], connections, args.seconds)
+                p50, p99 = percentiles(dealer.taken())
+                worst = max(worst, p99)
+                label = f"{name} flood, {connections} connections"
+                print(
+                    f"{label:32} {p50:8.1f}ms {p99:6.1f}ms  {rate:7.0f}/s  "
+                    f"{before:7.2f} -> {memory(redis.url):5.2f}  {statuses}"
+                )
+        ratio = worst / quiet
+        verdict = "met" if ratio <= 2 else "MISSED"
+        print(
+            f"ingest p99 under the worst flood / without one: {ratio:.2f}x  target <= 2x  "
+            f"{verdict}; ingest failures: {dealer.failures}"
+        )
+        if args.picture_minutes:
+            seconds = int(args.picture_minutes * 60)
+            before = memory(redis.url)
+            rate, statuses = flood(base, scripts["pictures"], 8, seconds)
+            after = memory(redis.url)
+            print(
+                f"picture flood for {seconds} s on 8 connections: {rate:.0f}/s ({statuses}); "
+                f"Redis {before:.2f} -> {after:.2f} MB (+{after - before:.2f} MB)"
+            )
+        dealer.stop.set()
+        dealer.join(5)
+
+
+if __name__ == "__main__":
+    main()
