@@ -75,7 +75,11 @@ def child_exit(server, worker):
 
 def post_worker_init(worker):
     """Start the demo feeder and the GRIP publisher inside the worker (threads do not survive
-    the fork)."""
+    the fork); with ``ROADS_NICE``, lower the worker's CPU priority (an instance that serves the
+    public, beside an ingest instance on the same host: see docs/operations.md)."""
+    nice = int(os.environ.get("ROADS_NICE", "0"))
+    if nice:
+        os.nice(nice)
     demo = worker.wsgi.extensions.get("roads.demo")
     if demo is not None:
         demo.start()

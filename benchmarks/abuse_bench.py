@@ -1,21 +1,23 @@
 """Hostile load: does any reader slow ingest, or grow the Redis that holds the rounds?
 
-The service runs under gunicorn (gunicorn.conf.py, 2 workers, its default painters and bounds)
-on a private redis-server. A dealer reports a round every ``--interval`` seconds to one table and
-times each answer, first with no other load, then under each flood in turn, each flood run by
-wrk on 8 and then on 64 connections, anonymous:
+The service runs under gunicorn (gunicorn.conf.py, its default painters and bounds) on a private
+redis-server, in two shapes: one instance of 2 workers taking both the dealer and the floods;
+then ingest apart, the dealer on an instance of its own (1 worker) and the floods on a public
+instance (2 workers at ``ROADS_NICE=10``), both on the one Redis. A dealer reports a round every
+``--interval`` seconds to one table and times each answer, first with no other load, then under
+each flood in turn, each run by wrk on 8 and then on 64 connections, anonymous:
 
 - distinct pictures (``/v1/tables/T/roads/{road}.png`` over random ``cols``, ``theme``,
   ``scale``, ``bead``), so that none is ever cached;
 - distinct custom Good Roads queries (``/v1/good-roads?custom=...``) over 200 tables;
-- event-stream connections, opened, read and dropped over and over (``/v1/events``).
+- event-stream connections held open (``/v1/events``, each on a table channel).
 
 For each: ingest latency p50 / p99, the flood's own throughput and its answers by status, and
 Redis ``used_memory`` before and after. Target (issue "hostile clients"): ingest p99 under any
 flood <= 2x its p99 without one. ``--picture-minutes 5`` adds a 5-minute picture flood and
 prints Redis' growth over it against the bound stated in docs/operations.md.
 
-Run: ``python benchmarks/abuse_bench.py [--seconds 20] [--interval 0.1] [--picture-minutes 0]``
+Run: ``python benchmarks/abuse_bench.py [--seconds 15] [--interval 0.1] [--picture-minutes 0]``
 (needs wrk). Loopback only, bounded in time.
 """
 
@@ -56,12 +58,14 @@ request = function()
 end
 """
 CUSTOM_LUA = """
-local words = {"X1", "Y1", "X2", "Y2", "X3", "Y3", "B1", "P1", "B2", "P2"}
 request = function()
-  local parts = {}
-  for i = 1, math.random(2, 6) do parts[i] = words[math.random(1, #words)] end
-  local query = table.concat(parts, "%20") .. "%20X" .. math.random(1, 9)
-  return wrk.format("GET", "/v1/good-roads?custom=" .. query)
+  local parts, side = {}, math.random(0, 1)
+  for i = 1, math.random(1, 6) do
+    parts[i] = (side == 0 and "X" or "Y") .. math.random(1, 6)
+    side = 1 - side
+  end
+  if math.random() < 0.5 then parts[#parts] = parts[#parts] .. "%2B" end
+  return wrk.format("GET", "/v1/good-roads?custom=" .. table.concat(parts, "%20"))
 end
 """
 EVENTS_LUA = """
@@ -70,13 +74,26 @@ request = function()
 end
 """
 STATUSES_LUA = """
-local counts = {}
-response = function(status, headers, body)
+local threads = {}
+function setup(thread)
+  threads[#threads + 1] = thread
+end
+function init(args)
+  counts = {}
+end
+function response(status, headers, body)
   counts[status] = (counts[status] or 0) + 1
 end
-done = function(summary, latency, requests)
+function done(summary, latency, requests)
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for status, count in pairs(thread:get("counts")) do
+      total[status] = (total[status] or 0) + count
+    end
+  end
   local parts = {}
-  for status, count in pairs(counts) do parts[#parts + 1] = status .. "=" .. count end
+  for status, count in pairs(total) do parts[#parts + 1] = status .. "=" .. count end
+  table.sort(parts)
   io.write("STATUSES " .. table.concat(parts, ",") .. "\\n")
 end
 """
@@ -152,9 +169,51 @@ def flood(base: str, script: Path, connections: int, seconds: int) -> tuple[floa
     return float(rate.split()[-1]), statuses.removeprefix("STATUSES ")
 
 
+def phases(dealer: Dealer, public: str, redis_url: str, scripts: dict, seconds: int) -> None:
+    """Ingest latency without a flood, then under each flood on ``public``."""
+    dealer.taken()
+    before = memory(redis_url)
+    time.sleep(seconds)
+    p50, p99 = percentiles(dealer.taken())
+    quiet = p99
+    print(
+        f"  {'no read load':34} {p50:8.1f}ms {p99:6.1f}ms  {'':>10}  "
+        f"{before:7.2f} -> {memory(redis_url):5.2f}"
+    )
+    worst = 0.0
+    for name in ("pictures", "custom", "events"):
+        for connections in (8, 64):
+            before = memory(redis_url)
+            dealer.taken()
+            rate, statuses = flood(public, scripts[name], connections, seconds)
+            p50, p99 = percentiles(dealer.taken())
+            worst = max(worst, p99)
+            label = f"{name} flood, {connections} connections"
+            shown = f"{rate:7.0f}/s" if name != "events" else f"{connections:4d} held"
+            print(
+                f"  {label:34} {p50:8.1f}ms {p99:6.1f}ms  {shown:>10}  "
+                f"{before:7.2f} -> {memory(redis_url):5.2f}  {statuses}"
+            )
+    ratio = worst / quiet
+    print(
+        f"  ingest p99 under the worst flood / without one: {ratio:.2f}x  target <= 2x  "
+        f"{'met' if ratio <= 2 else 'MISSED'}; ingest failures: {dealer.failures}"
+    )
+
+
+def seeded(base: str) -> None:
+    for table in range(TABLES):
+        shoe = "".join(random.Random(table).choice("BPPBBPT") for _ in range(40))
+        rounds = [
+            {"table": f"t{table}", "shoe": "s1", "round": n + 1, "result": r}
+            for n, r in enumerate(shoe)
+        ]
+        send(base, "POST", "/v1/rounds", {"rounds": rounds}, KEY)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--seconds", type=int, default=15)
     parser.add_argument("--interval", type=float, default=0.1)
     parser.add_argument("--picture-minutes", type=float, default=0)
     args = parser.parse_args()
@@ -163,69 +222,44 @@ def main() -> None:
     for name, lua in (("pictures", PICTURES_LUA), ("custom", CUSTOM_LUA), ("events", EVENTS_LUA)):
         scripts[name] = folder / f"{name}.lua"
         scripts[name].write_text(lua + STATUSES_LUA)
-    with redis_server("--maxmemory", "0") as redis, served(redis.url, KEY, workers=2) as base:
-        for table in range(TABLES):
-            shoe = "".join(random.Random(table).choice("BPPBBPT") for _ in range(40))
-            send(
-                base,
-                "POST",
-                "/v1/rounds",
-                {
-                    "rounds": [
-                        {"table": f"t{table}", "shoe": "s1", "round": n + 1, "result": r}
-                        for n, r in enumerate(shoe)
-                    ]
-                },
-                KEY,
-            )
-        dealer = Dealer(base, args.interval)
-        dealer.start()
-        time.sleep(2)
-        dealer.taken()
-        print(
-            f"gunicorn, 2 workers, {TABLES} tables; a dealer reports a round every "
-            f"{args.interval} s; each phase {args.seconds} s"
-        )
-        print(
-            f"{'phase':32} {'ingest p50':>10} {'p99':>8}  {'flood':>10}  {'Redis MB':>16}  answers"
-        )
-        before = memory(redis.url)
-        time.sleep(args.seconds)
-        p50, p99 = percentiles(dealer.taken())
-        quiet = p99
-        print(
-            f"{'no read load':32} {p50:8.1f}ms {p99:6.1f}ms  {'':>10}  "
-            f"{before:7.2f} -> {memory(redis.url):5.2f}"
-        )
-        worst = 0.0
-        for name in ("pictures", "custom", "events"):
-            for connections in (8, 64):
+    print(
+        f"{TABLES} tables; a dealer reports a round every {args.interval} s; floods by wrk; "
+        f"each phase {args.seconds} s"
+    )
+    print(f"  {'phase':34} {'ingest p50':>10} {'p99':>8}  {'flood':>10}  {'Redis MB':>16}  answers")
+    with redis_server("--maxmemory", "0") as redis:
+        print("one instance (gunicorn, 2 workers): the dealer and the floods on it")
+        with served(redis.url, KEY, workers=2) as base:
+            seeded(base)
+            dealer = Dealer(base, args.interval)
+            dealer.start()
+            time.sleep(2)
+            phases(dealer, base, redis.url, scripts, args.seconds)
+            dealer.stop.set()
+            dealer.join(5)
+        print("ingest apart: the dealer on an ingest instance (1 worker), the floods on a public")
+        print("instance (2 workers, ROADS_NICE=10), one Redis")
+        with (
+            served(redis.url, KEY, workers=1) as ingest,
+            served(redis.url, KEY, workers=2, ROADS_NICE="10") as public,
+        ):
+            seeded(ingest)
+            dealer = Dealer(ingest, args.interval)
+            dealer.start()
+            time.sleep(2)
+            phases(dealer, public, redis.url, scripts, args.seconds)
+            if args.picture_minutes:
+                seconds = int(args.picture_minutes * 60)
                 before = memory(redis.url)
-                rate, statuses = flood(base, scripts[name], connections, args.seconds)
-                p50, p99 = percentiles(dealer.taken())
-                worst = max(worst, p99)
-                label = f"{name} flood, {connections} connections"
+                rate, statuses = flood(public, scripts["pictures"], 8, seconds)
+                after = memory(redis.url)
                 print(
-                    f"{label:32} {p50:8.1f}ms {p99:6.1f}ms  {rate:7.0f}/s  "
-                    f"{before:7.2f} -> {memory(redis.url):5.2f}  {statuses}"
+                    f"picture flood for {seconds} s on 8 connections: {rate:.0f}/s "
+                    f"({statuses}); Redis {before:.2f} -> {after:.2f} MB "
+                    f"(+{after - before:.2f} MB)"
                 )
-        ratio = worst / quiet
-        verdict = "met" if ratio <= 2 else "MISSED"
-        print(
-            f"ingest p99 under the worst flood / without one: {ratio:.2f}x  target <= 2x  "
-            f"{verdict}; ingest failures: {dealer.failures}"
-        )
-        if args.picture_minutes:
-            seconds = int(args.picture_minutes * 60)
-            before = memory(redis.url)
-            rate, statuses = flood(base, scripts["pictures"], 8, seconds)
-            after = memory(redis.url)
-            print(
-                f"picture flood for {seconds} s on 8 connections: {rate:.0f}/s ({statuses}); "
-                f"Redis {before:.2f} -> {after:.2f} MB (+{after - before:.2f} MB)"
-            )
-        dealer.stop.set()
-        dealer.join(5)
+            dealer.stop.set()
+            dealer.join(5)
 
 
 if __name__ == "__main__":

@@ -39,20 +39,22 @@ def painter(road: str, query: dict) -> Callable[[int, Scorecard], bytes]:
     """What draws ``road`` as the query asks, from a scorecard."""
 
     def draw(version: int, scorecard: Scorecard) -> bytes:
-        shape = scorecard.as_dict()
-        new_cells = None
-        ask = query.get("ask")
-        if ask is not None:
-            preview = scorecard.preview(ask).as_dict()
-            new_cells, shape = new_cells_of(shape, preview), preview
-        options = {
-            "cols": query.get("cols"),
-            "theme": query["theme"],
-            "scale": query["scale"],
-            "bead": Bead(query["bead"], letters_of(query["lang"])),
-            "new_cells": new_cells,
-        }
-        return services().painters.paint(picture_scene(shape, road, **options))
+        # A painter's place first: a picture refused (503) costs no work at all.
+        with services().painters.slot() as paint:
+            shape = scorecard.as_dict()
+            new_cells = None
+            ask = query.get("ask")
+            if ask is not None:
+                preview = scorecard.preview(ask).as_dict()
+                new_cells, shape = new_cells_of(shape, preview), preview
+            options = {
+                "cols": query.get("cols"),
+                "theme": query["theme"],
+                "scale": query["scale"],
+                "bead": Bead(query["bead"], letters_of(query["lang"])),
+                "new_cells": new_cells,
+            }
+            return paint(picture_scene(shape, road, **options))
 
     return draw
 

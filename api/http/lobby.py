@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from contextlib import nullcontext
 
 from flask import Response
 from flask_smorest import Blueprint
@@ -118,15 +119,13 @@ def good_roads(query):
     profile = query.get("profile") or ("classic" if not chosen and not custom else None)
     if profile is not None:
         chosen = list(dict.fromkeys([*chosen, *(pattern.id for pattern in PROFILES[profile])]))
-    lobby = services().lobby
-    found = lobby.members(chosen)
-    if custom:
-        with services().custom_queries.entered():
-            found += lobby.custom_members(custom)
-    found.sort(key=lambda item: (item[0], item[1]))
-    tiles = lobby.tiles_of(sorted({table for table, _, _ in found}))
-    odds = reads_odds()
-    body = good_roads_answer(found, tiles, odds)
+    # A query with custom patterns takes its place before any work: one refused costs nothing.
+    with services().custom_queries.entered() if custom else nullcontext():
+        lobby = services().lobby
+        found = lobby.members(chosen) + (lobby.custom_members(custom) if custom else [])
+        found.sort(key=lambda item: (item[0], item[1]))
+        tiles = lobby.tiles_of(sorted({table for table, _, _ in found}))
+    body = good_roads_answer(found, tiles, reads_odds())
     response = Response(body, mimetype="application/json")
     response.vary.add(HEADER)
     return response

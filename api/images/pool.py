@@ -15,6 +15,8 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from api.images.renderer import receive, send
@@ -65,28 +67,40 @@ class RenderPool:
 
     def paint(self, scene: Scene) -> bytes:
         """The scene as PNG bytes. Raises :class:`Busy` when the queue is full."""
+        with self.slot() as paint:
+            return paint(scene)
+
+    @contextmanager
+    def slot(self) -> Iterator[Callable[[Scene], bytes]]:
+        """A place in this process's queue, taken before any work on a picture begins (so a
+        picture refused costs nothing), and what paints in it. Raises :class:`Busy` when the
+        queue is full."""
         if self.size == 0:
             from api.images.paint import paint
 
-            return paint(scene)
+            yield paint
+            return
         self._start()
         with self._lock:
             if self._in_flight >= self.size + self.waiting:
                 raise Busy("every picture painter is busy; retry shortly")
             self._in_flight += 1
         try:
-            painter = self._idle.get()
-            try:
-                return painter.paint(scene)
-            except (EOFError, OSError):  # the painter died: replace it, the reader retries
-                painter.stop()
-                painter = self._replace(painter)
-                raise Busy("a picture painter restarted; retry shortly") from None
-            finally:
-                self._idle.put(painter)
+            yield self._paint
         finally:
             with self._lock:
                 self._in_flight -= 1
+
+    def _paint(self, scene: Scene) -> bytes:
+        painter = self._idle.get()
+        try:
+            return painter.paint(scene)
+        except (EOFError, OSError):  # the painter died: replace it, the reader retries
+            painter.stop()
+            painter = self._replace(painter)
+            raise Busy("a picture painter restarted; retry shortly") from None
+        finally:
+            self._idle.put(painter)
 
     @property
     def in_flight(self) -> int:

@@ -106,6 +106,8 @@ class Lobby:
 
     def members(self, patterns: Sequence[str]) -> list[tuple[str, str, int]]:
         """(table, pattern, since_round) of every table that matches each built-in pattern."""
+        if not patterns:
+            return []
         replies = self.transport.multi(
             [("HGETALL", self.keys.good(pattern)) for pattern in patterns], atomic=False
         )

@@ -4,6 +4,7 @@ agree with the drawing layer, and the endpoints cache, revalidate and render onc
 import io
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given, settings
@@ -247,14 +248,21 @@ def test_unknown_pictures_are_404(client):
 def test_many_clients_asking_at_once_render_once(app, monkeypatch):
     feed(app.test_client(), "BPPBBBPT")
     calls = []
-    real_paint = paint_module.paint
+    painters = app.extensions["roads"].painters
+    real_slot = painters.slot
 
-    def slow_paint(scene):
-        calls.append(scene)
-        threading.Event().wait(0.2)  # a slow render, so every request overlaps it
-        return real_paint(scene)
+    @contextmanager
+    def slow_slot():
+        with real_slot() as paint:
 
-    monkeypatch.setattr(app.extensions["roads"].painters, "paint", slow_paint)
+            def slow_paint(scene):
+                calls.append(scene)
+                threading.Event().wait(0.2)  # a slow render, so every request overlaps it
+                return paint(scene)
+
+            yield slow_paint
+
+    monkeypatch.setattr(painters, "slot", slow_slot)
     # The others wait this long for the one render before drawing themselves: long enough that
     # a slow, shared test machine never turns this test into a race against that timeout.
     monkeypatch.setattr(app.extensions["roads"].reads, "wait_seconds", 10.0)
