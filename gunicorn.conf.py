@@ -8,7 +8,8 @@ process. gevent's monkey-patching is done here, first, before the app is importe
 cooperative. Everything else the service does is short (Redis round trips, JSON, pictures).
 
 Every value can be overridden from the environment (``ROADS_BIND``, ``ROADS_WORKERS``,
-``ROADS_WORKER_CONNECTIONS``, ``ROADS_KEEPALIVE``, ``ROADS_WORKER_CLASS``: ``gevent`` for
+``ROADS_WORKER_CONNECTIONS``, ``ROADS_KEEPALIVE``, ``ROADS_NICE`` (a lower CPU priority for the
+workers), ``ROADS_WORKER_CLASS``: ``gevent`` for
 gunicorn's own gevent worker, or ``gthread`` to run without gevent, with ``ROADS_THREADS``
 threads, where each SSE client then holds a thread). With no ``REDIS_URL`` the service runs on an
 embedded in-process Redis, which only one process can share: one worker then.
