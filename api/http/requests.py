@@ -250,7 +250,7 @@ class LobbyQuerySchema(ma.Schema):
         metadata={"description": "The road sorted by and counted in ``grown``."},
     )
     since = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=2**63 - 1),  # the lobby's counter is Redis's INCR
         metadata={
             "description": "A ``cursor`` from an earlier answer: ``grown`` then counts the tables "
             "whose current run on ``road`` grew since (the lobby's red badge)."
@@ -334,5 +334,8 @@ class EventsQuerySchema(ma.Schema):
     )
     last_event_id = Text(
         validate=[Matches(EVENT_ID, BAD_EVENT_ID), EventId()],
-        metadata={"description": "Resume after this event (as the Last-Event-ID header)."},
+        metadata={
+            "description": "Resume after this event (as the Last-Event-ID header); each part of "
+            "the id at most 2^64-1."
+        },
     )
