@@ -75,9 +75,10 @@ def child_exit(server, worker):
 
 
 def post_worker_init(worker):
-    """Start the demo feeder and the GRIP publisher inside the worker (threads do not survive
-    the fork); with ``ROADS_NICE``, lower the worker's CPU priority (an instance that serves the
-    public, beside an ingest instance on the same host: see docs/operations.md)."""
+    """Start the demo feeder, the GRIP publisher and the picture painters inside the worker
+    (threads do not survive the fork); with ``ROADS_NICE``, lower the worker's CPU priority (an
+    instance that serves the public, beside an ingest instance on the same host: see
+    docs/operations.md)."""
     nice = int(os.environ.get("ROADS_NICE", "0"))
     if nice:
         os.nice(nice)
@@ -87,3 +88,5 @@ def post_worker_init(worker):
     services = worker.wsgi.extensions.get("roads")  # absent in the benchmarks' bare app
     if services is not None and services.publisher is not None:
         services.publisher.start()
+    if services is not None:
+        services.painters.start()

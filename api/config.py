@@ -50,9 +50,9 @@ class Settings:
       bets returning over 100% now: worth money to a player betting against the house), sent as
       ``X-API-Key`` or, on the event stream, ``?key=``; an ingest key reads them too.
       ``ROADS_PUBLIC_ODDS=1`` shows them to everyone (the demo command sets it). Neither: no one.
-    - ``ROADS_RENDERERS``: picture painter processes per service process (1; 0 paints in the
-      process, the embedded default); ``ROADS_RENDER_QUEUE``: pictures that may wait for a
-      painter in a process (8); past that a picture is a 503 (:mod:`api.images.pool`).
+    - ``ROADS_RENDERERS``: picture painter processes per service process (0, the default, paints
+      in the process); ``ROADS_RENDER_QUEUE``: pictures that may wait in a process (8); past that
+      a picture is a 503 (:mod:`api.images.pool`).
     - ``ROADS_CUSTOM_QUERIES``: Good Roads queries with custom patterns computed at once in a
       process (2); ``ROADS_FEED_CLIENTS``: live-feed clients a process holds (3000, under the
       worker's 4000 connections so that ingest always connects); past either, a 503.
@@ -81,7 +81,7 @@ class Settings:
     access_log: bool = True
     read_keys: tuple[str, ...] = ()
     public_odds: bool = False
-    renderers: int = 1
+    renderers: int = 0
     render_queue: int = 8
     custom_queries: int = 2
     feed_clients: int = 3000
@@ -115,7 +115,7 @@ class Settings:
             access_log=_access_log(env),
             read_keys=_keys(env, "ROADS_READ_KEYS"),
             public_odds=_flag(env, "ROADS_PUBLIC_ODDS", default=False),
-            renderers=_count(env, "ROADS_RENDERERS", default=0 if redis_url is None else 1),
+            renderers=_count(env, "ROADS_RENDERERS"),
             render_queue=_count(env, "ROADS_RENDER_QUEUE", default=8),
             custom_queries=_number(env, "ROADS_CUSTOM_QUERIES", 2, int),
             feed_clients=_number(env, "ROADS_FEED_CLIENTS", 3000, int),

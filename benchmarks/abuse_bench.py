@@ -1,9 +1,10 @@
 """Hostile load: does any reader slow ingest, or grow the Redis that holds the rounds?
 
 The service runs under gunicorn (gunicorn.conf.py, its default painters and bounds) on a private
-redis-server, in two shapes: one instance of 2 workers taking both the dealer and the floods;
-then ingest apart, the dealer on an instance of its own (1 worker) and the floods on a public
-instance (2 workers at ``ROADS_NICE=10``), both on the one Redis. A dealer reports a round every
+redis-server, in three shapes: one instance of 2 workers taking both the dealer and the floods,
+its pictures painted in the process (the default), then by painter processes
+(``ROADS_RENDERERS=1``); then ingest apart, the dealer on an instance of its own (1 worker)
+and the floods on a public instance (2 workers at ``ROADS_NICE=10``), all on the one Redis. A dealer reports a round every
 ``--interval`` seconds to one table and times each answer, first with no other load, then under
 each flood in turn, each run by wrk on 8 and then on 64 connections, anonymous:
 
@@ -228,15 +229,19 @@ def main() -> None:
     )
     print(f"  {'phase':34} {'ingest p50':>10} {'p99':>8}  {'flood':>10}  {'Redis MB':>16}  answers")
     with redis_server("--maxmemory", "0") as redis:
-        print("one instance (gunicorn, 2 workers): the dealer and the floods on it")
-        with served(redis.url, KEY, workers=2) as base:
-            seeded(base)
-            dealer = Dealer(base, args.interval)
-            dealer.start()
-            time.sleep(2)
-            phases(dealer, base, redis.url, scripts, args.seconds)
-            dealer.stop.set()
-            dealer.join(5)
+        for title, env in (
+            ("one instance (gunicorn, 2 workers), pictures painted in the process", {}),
+            ("one instance (gunicorn, 2 workers), ROADS_RENDERERS=1", {"ROADS_RENDERERS": "1"}),
+        ):
+            print(f"{title}: the dealer and the floods on it")
+            with served(redis.url, KEY, workers=2, **env) as base:
+                seeded(base)
+                dealer = Dealer(base, args.interval)
+                dealer.start()
+                time.sleep(2)
+                phases(dealer, base, redis.url, scripts, args.seconds)
+                dealer.stop.set()
+                dealer.join(5)
         print("ingest apart: the dealer on an ingest instance (1 worker), the floods on a public")
         print("instance (2 workers, ROADS_NICE=10), one Redis")
         with (

@@ -91,9 +91,6 @@ def make_app(url: str, *, cluster: bool = False, **overrides):
     """The app on the tests' Redis. The odds are public here unless a test says otherwise
     (tests/http/test_auth.py holds the default: behind read keys)."""
     overrides.setdefault("public_odds", True)
-    # Pictures painted in the test's own process: the painter processes are tested on their
-    # own (tests/http/test_images.py) and under gunicorn (tests/system/).
-    overrides.setdefault("renderers", 0)
     settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,), **overrides)
     app = create_app(settings)
     app.config["TESTING"] = True

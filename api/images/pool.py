@@ -1,11 +1,14 @@
 """Pictures painted in child processes, so that a render never holds a worker's event loop (and
 with it every round being stored there) and the CPU goes to ingest first.
 
-Each service process starts its painters (``ROADS_RENDERERS``, :mod:`.renderer`) on its first
-picture. A picture takes an idle painter; when all are busy it waits its turn, and at most
+Each service process starts its painters (``ROADS_RENDERERS``, :mod:`.renderer`) when its
+worker boots. A picture takes an idle painter; when all are busy it waits its turn, and at most
 ``ROADS_RENDER_QUEUE`` pictures wait at once in a process: past that a reader is refused
 (:class:`Busy`, a 503 with ``Retry-After``) at once, which no write ever is. With no painters
-(``ROADS_RENDERERS=0``: the embedded demo) pictures are painted in the process, as before.
+(``ROADS_RENDERERS=0``, the default) pictures are painted in the process, one at a time, under
+the same bound: measured on this 2-core box, painters keep a flood of pictures from delaying the
+rounds stored beside it, but under a heavy mixed load near the CPU's limit they cost the rounds
+more than they save (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -53,6 +56,12 @@ class Painter:
             self.process.wait()
 
 
+def _paint_here(scene: Scene) -> bytes:
+    from api.images.paint import paint
+
+    return paint(scene)
+
+
 class RenderPool:
     """This process's painters (made on first use, and again in a forked child)."""
 
@@ -75,18 +84,13 @@ class RenderPool:
         """A place in this process's queue, taken before any work on a picture begins (so a
         picture refused costs nothing), and what paints in it. Raises :class:`Busy` when the
         queue is full."""
-        if self.size == 0:
-            from api.images.paint import paint
-
-            yield paint
-            return
         self._start()
         with self._lock:
-            if self._in_flight >= self.size + self.waiting:
+            if self._in_flight >= max(self.size, 1) + self.waiting:
                 raise Busy("every picture painter is busy; retry shortly")
             self._in_flight += 1
         try:
-            yield self._paint
+            yield self._paint if self.size else _paint_here
         finally:
             with self._lock:
                 self._in_flight -= 1
@@ -105,6 +109,11 @@ class RenderPool:
     @property
     def in_flight(self) -> int:
         return self._in_flight
+
+    def start(self) -> None:
+        """Start this process's painters now (a worker at boot: a painter takes a second to
+        load matplotlib and warm up, which no picture should wait for)."""
+        self._start()
 
     def _start(self) -> None:
         if self._pid == os.getpid():
