@@ -4,9 +4,10 @@ The service runs under gunicorn (gunicorn.conf.py, its default painters and boun
 redis-server, in three shapes: one instance of 2 workers taking both the dealer and the floods,
 its pictures painted in the process (the default), then by painter processes
 (``ROADS_RENDERERS=1``); then ingest apart, the dealer on an instance of its own (1 worker)
-and the floods on a public instance (2 workers at ``ROADS_NICE=10``), all on the one Redis. A dealer reports a round every
-``--interval`` seconds to one table and times each answer, first with no other load, then under
-each flood in turn, each run by wrk on 8 and then on 64 connections, anonymous:
+and the floods on a public instance (2 workers at ``ROADS_NICE=10``), all on the one Redis. A
+dealer reports a round every ``--interval`` seconds to one table and times each answer, first
+with no other load, then under each flood in turn, each run by wrk on 8 and then on 64
+connections, anonymous:
 
 - distinct pictures (``/v1/tables/T/roads/{road}.png`` over random ``cols``, ``theme``,
   ``scale``, ``bead``), so that none is ever cached;
