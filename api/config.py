@@ -51,8 +51,9 @@ class Settings:
       ``X-API-Key`` or, on the event stream, ``?key=``; an ingest key reads them too.
       ``ROADS_PUBLIC_ODDS=1`` shows them to everyone (the demo command sets it). Neither: no one.
     - ``ROADS_RENDERERS``: picture painter processes per service process (0, the default, paints
-      in the process); ``ROADS_RENDER_QUEUE``: pictures that may wait in a process (8); past that
-      a picture is a 503 (:mod:`api.images.pool`).
+      in the process); ``ROADS_RENDER_QUEUE``: pictures that may wait in a process (8), and
+      ``ROADS_RENDER_RATE``: pictures a process paints in itself a second, in bursts of as many
+      (50); past either a picture is a 503 (:mod:`api.images.pool`).
     - ``ROADS_CUSTOM_QUERIES``: Good Roads queries with custom patterns computed at once in a
       process (2); ``ROADS_FEED_CLIENTS``: live-feed clients a process holds (3000, under the
       worker's 4000 connections so that ingest always connects); past either, a 503.
@@ -83,6 +84,7 @@ class Settings:
     public_odds: bool = False
     renderers: int = 0
     render_queue: int = 8
+    render_rate: float = 50.0
     custom_queries: int = 2
     feed_clients: int = 3000
 
@@ -117,6 +119,7 @@ class Settings:
             public_odds=_flag(env, "ROADS_PUBLIC_ODDS", default=False),
             renderers=_count(env, "ROADS_RENDERERS"),
             render_queue=_count(env, "ROADS_RENDER_QUEUE", default=8),
+            render_rate=_number(env, "ROADS_RENDER_RATE", 50.0, float),
             custom_queries=_number(env, "ROADS_CUSTOM_QUERIES", 2, int),
             feed_clients=_number(env, "ROADS_FEED_CLIENTS", 3000, int),
         )

@@ -97,7 +97,7 @@ class Services:
             )
             if settings.grip_urls
             else None,
-            painters=RenderPool(settings.renderers, settings.render_queue),
+            painters=RenderPool(settings.renderers, settings.render_queue, settings.render_rate),
             custom_queries=Gate(settings.custom_queries, "Good Roads queries with custom patterns"),
         )
 

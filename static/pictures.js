@@ -16,9 +16,15 @@ export function roadPicture(table, road, { cols, theme, ask = null }) {
 
 const shownUrls = new WeakMap();
 
-export async function showPicture(img, url) {
+export async function showPicture(img, url, retried = false) {
   try {
     const answer = await fetch(url, { cache: "no-cache" });
+    if (answer.status === 503 && !retried) {
+      // The service is painting as many pictures as it will at once: ask again when it says.
+      const seconds = Number(answer.headers.get("Retry-After")) || 1;
+      setTimeout(() => showPicture(img, url, true), seconds * 1000);
+      return;
+    }
     if (!answer.ok) return;
     const blobUrl = URL.createObjectURL(await answer.blob());
     const old = shownUrls.get(img);

@@ -1,14 +1,13 @@
-"""Pictures painted in child processes, so that a render never holds a worker's event loop (and
-with it every round being stored there) and the CPU goes to ingest first.
+"""A process's pictures, behind a bound, painted in the process or by painter processes.
 
-Each service process starts its painters (``ROADS_RENDERERS``, :mod:`.renderer`) when its
-worker boots. A picture takes an idle painter; when all are busy it waits its turn, and at most
-``ROADS_RENDER_QUEUE`` pictures wait at once in a process: past that a reader is refused
-(:class:`Busy`, a 503 with ``Retry-After``) at once, which no write ever is. With no painters
-(``ROADS_RENDERERS=0``, the default) pictures are painted in the process, one at a time, under
-the same bound: measured on this 2-core box, painters keep a flood of pictures from delaying the
-rounds stored beside it, but under a heavy mixed load near the CPU's limit they cost the rounds
-more than they save (docs/operations.md).
+With painters (``ROADS_RENDERERS``, :mod:`.renderer`, started when the worker boots) a render
+never holds the worker's event loop: a picture takes an idle painter, or waits its turn while at
+most ``ROADS_RENDER_QUEUE`` wait in the process. Without (the default) a picture is painted in
+the process, at most ``ROADS_RENDER_RATE`` a second (50), in bursts of as many.
+Past either bound a reader is refused at once (:class:`Busy`, a 503 with ``Retry-After``), which
+no write ever is. Measured on this 2-core box, painters keep a flood of pictures from delaying
+the rounds stored beside it, but under a heavy mixed load near the CPU's limit they cost the
+rounds more than they save (docs/operations.md), so they are not the default.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -65,9 +65,17 @@ def _paint_here(scene: Scene) -> bytes:
 class RenderPool:
     """This process's painters (made on first use, and again in a forked child)."""
 
-    def __init__(self, size: int, waiting: int) -> None:
+    def __init__(self, size: int, waiting: int, rate: float = 50.0) -> None:
         self.size = size
         self.waiting = waiting
+        # Painting in the process holds its event loop: no queue forms where it can be counted
+        # (each picture has finished before the next reaches its slot), so what is bounded there
+        # is the rate: a bucket of a second's pictures (a lobby's first screen of tiles), refilled
+        # at ``rate`` a second.
+        self.rate = rate
+        self._burst = max(float(waiting), rate)
+        self._tokens = self._burst
+        self._filled = time.monotonic()
         self._pid: int | None = None
         self._lock = threading.Lock()
         self._idle: queue.Queue[Painter] = queue.Queue()
@@ -86,7 +94,7 @@ class RenderPool:
         queue is full."""
         self._start()
         with self._lock:
-            if self._in_flight >= max(self.size, 1) + self.waiting:
+            if self._in_flight >= max(self.size, 1) + self.waiting or not self._budget():
                 raise Busy("every picture painter is busy; retry shortly")
             self._in_flight += 1
         try:
@@ -94,6 +102,18 @@ class RenderPool:
         finally:
             with self._lock:
                 self._in_flight -= 1
+
+    def _budget(self) -> bool:
+        """Whether a picture may be painted in the process now (always, with painters)."""
+        if self.size:
+            return True
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._filled) * self.rate)
+        self._filled = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
 
     def _paint(self, scene: Scene) -> bytes:
         painter = self._idle.get()

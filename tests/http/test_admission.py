@@ -80,7 +80,20 @@ def test_the_live_feed_past_its_clients_is_503_and_ingest_goes_on(redis_server):
     app.extensions["roads"].versions.stop()
 
 
-def test_only_the_lobby_s_pictures_are_cached_in_redis(client, redis_client):
+def test_pictures_painted_in_the_process_past_their_rate_are_503(redis_server):
+    app = make_app(redis_server.url, render_rate=1.0, render_queue=2)
+    client = app.test_client()
+    feed(client, "BPB")
+    answers = [client.get(f"/v1/tables/t1/roads/big_road.png?cols={n}") for n in range(30, 36)]
+    assert [a.status_code for a in answers[:2]] == [200, 200]  # the burst (ROADS_RENDER_QUEUE)
+    refused = [a for a in answers if a.status_code == 503]
+    assert refused and all(a.headers["Retry-After"] for a in refused)
+    assert post_round(client, 4, result="B").status_code == 201  # never a write
+    app.extensions["roads"].versions.stop()
+
+
+def test_only_the_lobby_s_pictures_are_cached_in_redis(backend, redis_client):
+    client = make_app(backend.url, cluster=backend.cluster, render_rate=10_000.0).test_client()
     feed(client, "BPB")
     for query in ("?cols=14&theme=dark", "?cols=14&scale=2&ask=B"):
         assert client.get(f"/v1/tables/t1/roads/big_road.png{query}").status_code == 200
