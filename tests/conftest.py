@@ -91,6 +91,9 @@ def make_app(url: str, *, cluster: bool = False, **overrides):
     """The app on the tests' Redis. The odds are public here unless a test says otherwise
     (tests/http/test_auth.py holds the default: behind read keys)."""
     overrides.setdefault("public_odds", True)
+    # The tests draw many pictures in a row through one app; the bound on pictures painted a
+    # second has its own test (tests/http/test_admission.py).
+    overrides.setdefault("render_rate", 10_000.0)
     settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,), **overrides)
     app = create_app(settings)
     app.config["TESTING"] = True

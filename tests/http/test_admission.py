@@ -93,7 +93,7 @@ def test_pictures_painted_in_the_process_past_their_rate_are_503(redis_server):
 
 
 def test_only_the_lobby_s_pictures_are_cached_in_redis(backend, redis_client):
-    client = make_app(backend.url, cluster=backend.cluster, render_rate=10_000.0).test_client()
+    client = make_app(backend.url, cluster=backend.cluster).test_client()
     feed(client, "BPB")
     for query in ("?cols=14&theme=dark", "?cols=14&scale=2&ask=B"):
         assert client.get(f"/v1/tables/t1/roads/big_road.png{query}").status_code == 200
