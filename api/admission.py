@@ -13,7 +13,8 @@ from contextlib import contextmanager
 
 
 class Busy(Exception):
-    """Too many readers of this kind at once here: retry shortly (503)."""
+    """Too many readers of this kind at once here (a gate, or the pictures' queue of
+    :mod:`api.images.pool`): retry shortly (503)."""
 
 
 class Gate:

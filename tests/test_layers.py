@@ -22,7 +22,7 @@ MAY_IMPORT = {
     "api.storage": {"roads", "api.codecs", "api.plan", "api.storage", "api.config", "api.metrics"},
     "api.writes": {"roads", "api.codecs", "api.plan", "api.storage", "api.writes"},
     "api.live": {"roads", "api.codecs", "api.live", "api.storage", "api.config", "api.metrics"},
-    "api.images": {"roads", "api.images"},
+    "api.images": {"roads", "api.images", "api.admission"},
     "api.http": {
         "roads",
         "api.codecs",

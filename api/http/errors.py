@@ -14,7 +14,6 @@ from api.admission import Busy as ReadersBusy
 from api.http.archive import archive_path
 from api.http.responses import ErrorSchema
 from api.http.traffic import HEADER as REQUEST_ID_HEADER
-from api.images.pool import Busy as PaintersBusy
 from api.metrics import UNAVAILABLE
 from api.storage.errors import (
     REFUSED,
@@ -80,7 +79,6 @@ STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
     (Contended, 503, None, "contention"),
     (NotReplicated, 503, None, "not_replicated"),
     (ReadersBusy, 503, None, "readers_busy"),
-    (PaintersBusy, 503, None, "readers_busy"),
     *((kind, 503, message, cause) for kind, message, cause in STORE_UNAVAILABLE),
     (REFUSED, 400, None, None),
 )

@@ -22,14 +22,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from api.admission import Busy
 from api.images.renderer import receive, send
 from api.images.scene import Scene
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Busy(Exception):
-    """Every painter is busy and the queue is full: try again shortly (503)."""
 
 
 class Painter:

@@ -12,7 +12,8 @@ trip, reading the update the write kept; on a cluster the committed updates foll
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from api.codecs import records
@@ -66,16 +67,11 @@ class RoundStore:
             routed = lambda client: READ_FOR_APPEND.run(client, read.key_list)  # noqa: E731
             return [read.parse(self.transport.read(read.keys.table.meta, read.queue, routed))]
         found: list[AppendBase | None] = [None] * len(reads)
-
-        def fill(positions: list[int]) -> Any:
-            def queue(commands: Any) -> None:
-                for position in positions:
-                    reads[position].queue(commands)
-
-            return queue
-
         for positions, replies in self.transport.on_each_node(
-            list(range(len(reads))), lambda at: reads[at].keys.table.meta, fill, wait=False
+            list(range(len(reads))),
+            lambda at: reads[at].keys.table.meta,
+            lambda positions: queue_each([reads[at].queue for at in positions]),
+            wait=False,
         ):
             for position, reply in zip(positions, replies, strict=True):
                 found[position] = reads[position].parse(reply)
@@ -109,18 +105,19 @@ class RoundStore:
         replies: list[WriteReply | None] = [None] * len(plans)
         waited: list[int] = []
 
-        def fill(positions: list[int]) -> Any:
-            def queue(commands: Any) -> None:
-                for position in positions:
-                    call = calls[position]
-                    call.queue(commands)
-                    if together:
-                        self.publish.queue_stored(commands, call.table, call.keys.table.lobby)
-
-            return queue
+        def steps(call: AppendRound | ReplaceRound) -> list[Callable[[Any], None]]:
+            """The write script, and on one server the lobby step that reads its update."""
+            if not together:
+                return [call.queue]
+            lobby = partial(
+                self.publish.queue_stored, table=call.table, stored_key=call.keys.table.lobby
+            )
+            return [call.queue, lobby]
 
         for positions, sent in self.transport.on_each_node(
-            list(range(len(plans))), lambda at: calls[at].keys.table.meta, fill
+            list(range(len(plans))),
+            lambda at: calls[at].keys.table.meta,
+            lambda positions: queue_each([step for at in positions for step in steps(calls[at])]),
         ):
             for place, position in enumerate(positions):
                 replies[position] = write_reply(sent[per_write * place])
@@ -193,3 +190,13 @@ class RoundStore:
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
         return version, stored
+
+
+def queue_each(steps: Sequence[Callable[[Any], None]]) -> Callable[[Any], None]:
+    """What queues every step, in order, on one pipeline (the transport's ``fill``)."""
+
+    def queue(commands: Any) -> None:
+        for step in steps:
+            step(commands)
+
+    return queue

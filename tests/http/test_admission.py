@@ -56,12 +56,12 @@ def test_a_gate_lets_its_limit_in_and_refuses_the_next():
 def test_a_custom_good_roads_query_past_its_bound_is_503_and_ingest_goes_on(redis_server):
     app = make_app(redis_server.url, custom_queries=1)
     client = app.test_client()
-    feed(client, "BBBB", table="g1")
+    feed(client, "BBBB", table="gate-1")
     with app.extensions["roads"].custom_queries.entered():
         answer = client.get("/v1/good-roads?custom=X4%2B")
         assert answer.status_code == 503 and answer.headers["Retry-After"]
         assert "custom patterns" in answer.json["message"]
-        assert post_round(client, 5, "g1", result="B").status_code == 201
+        assert post_round(client, 5, "gate-1", result="B").status_code == 201
     answer = client.get("/v1/good-roads?custom=X4%2B")
     assert answer.status_code == 200 and answer.json["good_roads"]
     app.extensions["roads"].versions.stop()
@@ -75,7 +75,7 @@ def test_the_live_feed_past_its_clients_is_503_and_ingest_goes_on(redis_server):
     answer = client.get("/v1/events")
     assert answer.status_code == 503 and answer.headers["Retry-After"]
     assert "live-feed clients" in answer.json["message"]
-    assert post_round(client, 1, "f1", result="B").status_code == 201
+    assert post_round(client, 1, "feed-1", result="B").status_code == 201
     stream.close()
     app.extensions["roads"].versions.stop()
 
@@ -83,12 +83,13 @@ def test_the_live_feed_past_its_clients_is_503_and_ingest_goes_on(redis_server):
 def test_pictures_painted_in_the_process_past_their_rate_are_503(redis_server):
     app = make_app(redis_server.url, render_rate=1.0, render_queue=2)
     client = app.test_client()
-    feed(client, "BPB")
-    answers = [client.get(f"/v1/tables/t1/roads/big_road.png?cols={n}") for n in range(30, 36)]
+    # (its own table: this test's Redis is the session's, shared with other tests)
+    feed(client, "BPB", table="rate-1")
+    answers = [client.get(f"/v1/tables/rate-1/roads/big_road.png?cols={n}") for n in range(30, 36)]
     assert [a.status_code for a in answers[:2]] == [200, 200]  # the burst (ROADS_RENDER_QUEUE)
     refused = [a for a in answers if a.status_code == 503]
     assert refused and all(a.headers["Retry-After"] for a in refused)
-    assert post_round(client, 4, result="B").status_code == 201  # never a write
+    assert post_round(client, 4, "rate-1", result="B").status_code == 201  # never a write
     app.extensions["roads"].versions.stop()
 
 
