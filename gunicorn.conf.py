@@ -75,10 +75,10 @@ def child_exit(server, worker):
 
 
 def post_worker_init(worker):
-    """Start the demo feeder, the GRIP publisher and the picture painters inside the worker
-    (threads do not survive the fork); with ``ROADS_NICE``, lower the worker's CPU priority (an
-    instance that serves the public, beside an ingest instance on the same host: see
-    docs/operations.md)."""
+    """Start the demo feeder, the GRIP publisher, the picture painters and the recorder inside
+    the worker (threads do not survive the fork); with ``ROADS_NICE``, lower the worker's CPU
+    priority (an instance that serves the public, beside an ingest instance on the same host:
+    see docs/operations.md)."""
     nice = int(os.environ.get("ROADS_NICE", "0"))
     if nice:
         os.nice(nice)
@@ -90,3 +90,5 @@ def post_worker_init(worker):
         services.publisher.start()
     if services is not None:
         services.painters.start()
+    if services is not None and services.record is not None:
+        services.record.recorder.start()

@@ -57,6 +57,11 @@ class Settings:
     - ``ROADS_CUSTOM_QUERIES``: Good Roads queries with custom patterns computed at once in a
       process (2); ``ROADS_FEED_CLIENTS``: live-feed clients a process holds (3000, under the
       worker's 4000 connections so that ingest always connects); past either, a 503.
+    - ``ROADS_DATABASE_URL``: the record's PostgreSQL (``postgresql://user@host/db``): every
+      acknowledged write is copied there by one leased recorder, and a closed shoe leaves Redis
+      ``ROADS_HOT_SECONDS`` after it closed (86400) once the record holds it, read from the
+      record when asked for (:mod:`api.record`). None by default: the record is off and Redis
+      keeps every round.
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
       default; ``0`` turns it off). See ``docs/operations.md``.
     """
@@ -87,6 +92,13 @@ class Settings:
     render_rate: float = 50.0
     custom_queries: int = 2
     feed_clients: int = 3000
+    database_url: str | None = None
+    hot_seconds: int = 86400
+
+    @property
+    def recording(self) -> bool:
+        """Whether the record is on (a database is configured)."""
+        return self.database_url is not None
 
     @property
     def embedded(self) -> bool:
@@ -122,6 +134,8 @@ class Settings:
             render_rate=_number(env, "ROADS_RENDER_RATE", 50.0, float),
             custom_queries=_number(env, "ROADS_CUSTOM_QUERIES", 2, int),
             feed_clients=_number(env, "ROADS_FEED_CLIENTS", 3000, int),
+            database_url=_database(env),
+            hot_seconds=_number(env, "ROADS_HOT_SECONDS", 86400, int),
         )
 
 
@@ -134,6 +148,13 @@ def _access_log(env: Mapping[str, str]) -> bool:
     return env.get("ROADS_ACCESS_LOG", "").strip() == "-" or _flag(
         env, "ROADS_ACCESS_LOG", default=True
     )
+
+
+def _database(env: Mapping[str, str]) -> str | None:
+    url = env.get("ROADS_DATABASE_URL", "").strip()
+    if url and not re.match(r"^postgres(ql)?://", url):
+        raise ConfigError(f"ROADS_DATABASE_URL must be a postgresql:// URL, not {url!r}")
+    return url or None
 
 
 def _namespace(env: Mapping[str, str]) -> str | None:

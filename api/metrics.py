@@ -84,6 +84,18 @@ FEED_LAG = Histogram(
     ["path"],
     buckets=_LAG,
 )
+RECORDED = Counter("roads_record_writes_total", "Writes recorded in PostgreSQL (the record).")
+RECORD_LAG = Histogram(
+    "roads_record_lag_seconds",
+    "From a write's commit in Redis to its record in PostgreSQL.",
+    buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300),
+)
+RECORD_BEHIND = Gauge(
+    "roads_record_behind_seconds",
+    "How old the oldest write the recorder found not yet recorded was, at its last pass (0: "
+    "none); set by the process holding the recorder's lease.",
+    multiprocess_mode="max",
+)
 
 
 @functools.cache  # one child per (kind, outcome): both from fixed lists

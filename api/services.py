@@ -17,6 +17,7 @@ from api.images.pool import RenderPool
 from api.live.events import BLOCK_SECONDS, EventHub
 from api.live.publisher import Publisher
 from api.live.versions import VersionWatch
+from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.eventstream import EventStream
 from api.storage.keys import Keyspace
@@ -29,6 +30,7 @@ from api.storage.states import ShoeStates
 from api.storage.tables import Tables
 from api.storage.transport import Transport
 from api.storage.versionfeed import VersionFeed
+from api.storage.writelog import clock
 from api.writes.batch import Item, Outcome, append_many
 from api.writes.writer import Writer
 
@@ -53,6 +55,7 @@ class Services:
     publisher: Publisher | None  # to the GRIP proxies, when there are any
     painters: RenderPool  # pictures, painted off the event loop
     custom_queries: Gate  # Good Roads queries with custom patterns, at once
+    record: Record | None  # the record in PostgreSQL, when ROADS_DATABASE_URL is set
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -69,10 +72,15 @@ class Services:
             VersionFeed(clients.plain, keys.versions_channel).subscribe,
             on_reset=lambda: (answers.clear(), picture_urls.clear()),
         )
-        states = ShoeStates(transport, keys, settings.state_ttl)
+        record = Record.build(settings, transport, keys) if settings.recording else None
+        cold = record.cold if record is not None else None
+        states = ShoeStates(transport, keys, settings.state_ttl, cold)
         lobby = Lobby(transport, keys.lobby)
-        rounds = RoundStore(transport, keys, versions, states, state_ttl=settings.state_ttl)
-        tables = Tables(transport, keys, versions, lobby)
+        at = clock(settings.recording)
+        rounds = RoundStore(
+            transport, keys, versions, states, state_ttl=settings.state_ttl, clock=at
+        )
+        tables = Tables(transport, keys, versions, lobby, at, cold)
         reads = ReadCache(
             transport, keys, versions, states, memo=answers, cache_ttl=settings.cache_ttl
         )
@@ -99,6 +107,7 @@ class Services:
             else None,
             painters=RenderPool(settings.renderers, settings.render_queue, settings.render_rate),
             custom_queries=Gate(settings.custom_queries, "Good Roads queries with custom patterns"),
+            record=record,
         )
 
     def append_many(self, items: list[Item]) -> list[Outcome]:

@@ -19,6 +19,7 @@ from redis.cluster import RedisCluster
 from api import create_app
 from api.config import Settings
 
+from .postgres_server import PostgresServer
 from .redis_cluster import LocalCluster
 from .redis_server import RedisServer
 
@@ -47,6 +48,19 @@ def redis_server():
     server = RedisServer().start()
     yield server
     server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    server = PostgresServer().start()
+    yield server
+    server.cleanup()
+
+
+@pytest.fixture
+def database_url(postgres_server):
+    """A database of its own for the test, on the tests' PostgreSQL."""
+    return postgres_server.new_database()
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,15 @@ MAY_IMPORT = {
     "api.writes": {"roads", "api.codecs", "api.plan", "api.storage", "api.writes"},
     "api.live": {"roads", "api.codecs", "api.live", "api.storage", "api.config", "api.metrics"},
     "api.images": {"roads", "api.images", "api.admission"},
+    "api.record": {
+        "roads",
+        "api.codecs",
+        "api.storage",
+        "api.live",
+        "api.record",
+        "api.config",
+        "api.metrics",
+    },
     "api.http": {
         "roads",
         "api.codecs",
@@ -33,6 +42,7 @@ MAY_IMPORT = {
         "api.live",
         "api.images",
         "api.admission",
+        "api.record",
         "api.config",
         "api.metrics",
         "api.logs",
@@ -67,7 +77,8 @@ def test_no_arrow_runs_up(layer):
 
 
 @pytest.mark.parametrize(
-    "layer", ["api.codecs", "api.plan", "api.storage", "api.writes", "api.live", "api.http"]
+    "layer",
+    ["api.codecs", "api.plan", "api.storage", "api.writes", "api.live", "api.record", "api.http"],
 )
 def test_each_layer_says_what_it_holds_and_may_import(layer):
     doc = ast.get_docstring(ast.parse(ROOT.joinpath(*layer.split("."), "__init__.py").read_text()))
@@ -82,6 +93,19 @@ def test_redis_is_reached_through_storage_alone():
         if "storage" not in path.parts
         and any(
             name.split(".")[0] in ("redis", "fakeredis") for name in imported(path, everything=True)
+        )
+    ]
+    assert outside == []
+
+
+def test_postgresql_is_reached_through_the_record_alone():
+    outside = [
+        str(path.relative_to(ROOT))
+        for folder in ("api", "roads")
+        for path in sorted(ROOT.joinpath(folder).rglob("*.py"))
+        if "record" not in path.parts
+        and any(
+            name.split(".")[0].startswith("psycopg") for name in imported(path, everything=True)
         )
     ]
     assert outside == []

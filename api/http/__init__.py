@@ -19,6 +19,7 @@ from api.http import (
     errors,
     events,
     health,
+    history,
     images,
     lobby,
     odds,
@@ -57,6 +58,7 @@ def register(app: Flask) -> RoadsApi:
         odds.blp,
         events.blp,
         archive.blp,
+        history.blp,
     ):
         api.register_blueprint(blueprint)
     return api

@@ -15,6 +15,7 @@ from api.http.archive import archive_path
 from api.http.responses import ErrorSchema
 from api.http.traffic import HEADER as REQUEST_ID_HEADER
 from api.metrics import UNAVAILABLE
+from api.record.database import RecordUnavailable
 from api.storage.errors import (
     REFUSED,
     STORE_UNAVAILABLE,
@@ -79,6 +80,7 @@ STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
     (Contended, 503, None, "contention"),
     (NotReplicated, 503, None, "not_replicated"),
     (ReadersBusy, 503, None, "readers_busy"),
+    (RecordUnavailable, 503, None, "record_down"),
     *((kind, 503, message, cause) for kind, message, cause in STORE_UNAVAILABLE),
     (REFUSED, 400, None, None),
 )

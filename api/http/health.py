@@ -1,5 +1,7 @@
 """The operator's endpoints: liveness, readiness, and the metrics to scrape."""
 
+import time
+
 from flask import Response
 from flask_smorest import Blueprint, abort
 
@@ -20,13 +22,18 @@ def livez():
 @blp.route("/readyz")
 @blp.response(200, HealthSchema)
 def readyz():
-    """Redis answers a PING: the service can take traffic."""
+    """Redis answers a PING: the service can take traffic (and, with the record on, how far
+    the record is behind)."""
     try:
         services().ping()
     except Exception:  # any failure to reach Redis means not ready
         UNAVAILABLE.labels("redis_down").inc()
         abort(503, message="Redis does not answer", headers={"Retry-After": "1"})
-    return {"status": "ready"}
+    record = services().record
+    if record is None:
+        return {"status": "ready"}
+    behind = record.behind_seconds(time.time_ns() // 1_000_000)
+    return {"status": "ready", "record": {"behind_seconds": round(behind, 3)}}
 
 
 @blp.route("/metrics")

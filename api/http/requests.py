@@ -339,3 +339,23 @@ class EventsQuerySchema(ma.Schema):
             "the id at most 2^64-1."
         },
     )
+
+
+class ShoesQuerySchema(ma.Schema):
+    limit = fields.Integer(
+        load_default=20,
+        validate=validate.Range(min=1, max=200),
+        metadata={"description": "Shoes on a page (1-200)."},
+    )
+    cursor = Text(
+        validate=validate.Length(max=200),
+        metadata={"description": "The ``next_cursor`` of the page before (opaque)."},
+    )
+
+
+class ExportQuerySchema(ma.Schema):
+    format = Text(
+        load_default="ndjson",
+        validate=validate.OneOf(["ndjson", "csv"]),
+        metadata={"description": "``ndjson`` (one JSON object a line) or ``csv``."},
+    )

@@ -13,13 +13,18 @@ Keys of one table all carry the hash tag ``{t:TABLE}`` and lobby-wide keys share
 every script and every MULTI touches one Redis Cluster slot (the prefix stands before the tag):
 
 - ``{t:T}:meta``: hash of the table's ``name``, ``variant``, ``current`` shoe, ``mver`` (metadata
-  version), ``seq`` (write sequence number), ``syncs`` (replication markers) and ``retired``
+  version), ``seq`` (write sequence number), ``logged`` (the log's last number), ``syncs``
+  (replication markers) and ``retired``
   (present while the table is retired: its reads answer from the archive);
 - ``{t:T}:shoes``: list of the table's shoe ids, oldest first;
 - ``{t:T}:lobby``: the lobby update of the table's last write (see :mod:`api.storage.lobbyscript`);
+- ``{t:T}:log``: the table's writes not yet in the record (a stream, :mod:`api.codecs.writelog`;
+  only while the record is on); ``logged`` in the meta numbers them;
 - ``{t:T}:shoe:S``: hash of the shoe's ``version`` (raised by every change), ``rounds`` reported
   and ``void`` count;
-- ``{t:T}:shoe:S:rounds``: list of round records (JSON), round n at index n-1 (no TTL: durable);
+- ``{t:T}:shoe:S:rounds``: list of round records (JSON), round n at index n-1 (no TTL; with the
+  record on, a closed shoe leaves Redis once recorded and ``ROADS_HOT_SECONDS`` old, and comes
+  back from the record when read: :mod:`api.record`);
 - ``{t:T}:shoe:S:state``: cached scorecard state, ``b"VERSION:" + bytes`` (with a TTL);
 - ``{t:T}:shoe:S:cache:NAME``: cached response, ``b"VERSION:" + bytes`` (with a TTL), and
   ``...:cache:claim:NAME`` the claim to build it;
@@ -37,6 +42,7 @@ class TableKeys:
     meta: str
     shoes: str
     lobby: str
+    log: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +81,8 @@ class LobbyKeys:
     published: str  # the stream id the Pushpin publisher published up to
     publisher: str  # the Pushpin publisher's lease
     retired: str  # the registry entries of retired tables, until a round starts them again
+    recorder: str  # the recorder's lease (api.record.recorder)
+    record_lag: str  # the ``at`` of the oldest write the recorder found unrecorded, 0 for none
 
     @classmethod
     def under(cls, tag: str) -> LobbyKeys:
@@ -103,7 +111,9 @@ class Keyspace:
 
     def table(self, table: str) -> TableKeys:
         tag = f"{self.prefix}{{t:{table}}}"
-        return TableKeys(meta=f"{tag}:meta", shoes=f"{tag}:shoes", lobby=f"{tag}:lobby")
+        return TableKeys(
+            meta=f"{tag}:meta", shoes=f"{tag}:shoes", lobby=f"{tag}:lobby", log=f"{tag}:log"
+        )
 
     def shoe(self, table: str, shoe: str) -> ShoeKeys:
         info = f"{self.prefix}{{t:{table}}}:shoe:{shoe}"

@@ -148,6 +148,8 @@ class ReadCache:
     def _read(self, table: str, shoe: str, read: ReadOrClaim | ReadCached) -> Lookup:
         token = self.versions.token()  # before the read: its version may then be recorded
         found = read.parse(self.transport.read(read.keys.info, read.queue, read.run))
+        if found.version is None and not found.retired and self.states.warm(table, shoe):
+            found = read.parse(self.transport.read(read.keys.info, read.queue, read.run))
         if found.retired:
             raise Retired(table)
         if found.version is None:

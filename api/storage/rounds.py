@@ -24,7 +24,8 @@ from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.lobbyscript import LobbyPublish
 from api.storage.states import ShoeRecords, ShoeStates
-from api.storage.transport import Transport
+from api.storage.transport import Transport, queue_each
+from api.storage.writelog import Clock
 from api.storage.writescripts import (
     READ_FOR_APPEND,
     AppendBase,
@@ -48,8 +49,10 @@ class RoundStore:
         states: ShoeStates,
         *,
         state_ttl: int,
+        clock: Clock,
     ) -> None:
         self.transport = transport
+        self.clock = clock  # the ``at`` of a write's log entry ("" while the record is off)
         self.keys = keys
         self.versions = versions
         self.states = states
@@ -61,6 +64,28 @@ class RoundStore:
     def read_bases(self, shoes: Sequence[tuple[str, str]]) -> list[AppendBase]:
         """For each (table, shoe), what an append to it is computed from, read at one instant
         per shoe: one round trip per node, every node at once."""
+        bases = self._read_bases(shoes)
+        cold = [
+            at
+            for at, ((table, shoe), base) in enumerate(zip(shoes, bases, strict=True))
+            if base.count == 0 and self._warm_for_append(table, shoe, base)
+        ]
+        if cold:  # brought back from the record: read them again
+            for at, base in zip(cold, self._read_bases([shoes[at] for at in cold]), strict=True):
+                bases[at] = base
+        return bases
+
+    def _warm_for_append(self, table: str, shoe: str, base: AppendBase) -> bool:
+        """Whether an append found no rounds because the shoe, or its table, is only in the
+        record now (and brought it back): a table whose meta Redis lost, a shoe that left."""
+        cold = self.states.cold
+        if cold is None:
+            return False
+        if base.current is None:
+            return cold.restore_table(table, remembered=False)
+        return base.current != shoe and cold.warm(table, shoe)
+
+    def _read_bases(self, shoes: Sequence[tuple[str, str]]) -> list[AppendBase]:
         reads = [ReadForAppend(self.keys.shoe(table, shoe)) for table, shoe in shoes]
         if len(reads) == 1:  # with the client's own routing to fall back on, on a cluster
             (read,) = reads
@@ -89,7 +114,12 @@ class RoundStore:
         return records.decode(stored) if stored is not None else None
 
     def records(self, table: str, shoe: str) -> ShoeRecords:
-        return self.states.records(self.keys.shoe(table, shoe))
+        """The shoe's version, records and retired mark (brought back from the record first if
+        it left Redis)."""
+        found = self.states.records(self.keys.shoe(table, shoe))
+        if found.version is None and self.states.warm(table, shoe):
+            found = self.states.records(self.keys.shoe(table, shoe))
+        return found
 
     # -- committing ----------------------------------------------------------------------------
 
@@ -150,6 +180,7 @@ class RoundStore:
             "state_ttl": self.state_ttl,
             "channel": self.keys.versions_channel,
             "lobby_update": plan.lobby.encode(),
+            "at": self.clock(),
         }
         if plan.head is not None:
             return AppendRound(head=plan.head, variant=plan.variant, **common)
@@ -190,13 +221,3 @@ class RoundStore:
         if version is None:
             raise NotFound(f"table {table} has no shoe {shoe}")
         return version, stored
-
-
-def queue_each(steps: Sequence[Callable[[Any], None]]) -> Callable[[Any], None]:
-    """What queues every step, in order, on one pipeline (the transport's ``fill``)."""
-
-    def queue(commands: Any) -> None:
-        for step in steps:
-            step(commands)
-
-    return queue

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from api.codecs.records import decode as decode_record
 from api.codecs.records import round_of
 from api.codecs.stamps import at_version
+from api.storage.coldshoes import ColdShoes
 from api.storage.errors import Contended, NotFound, Retired
 from api.storage.keys import Keyspace, ShoeKeys
 from api.storage.transport import Transport
@@ -30,10 +31,21 @@ MAX_ATTEMPTS = 8
 
 
 class ShoeStates:
-    def __init__(self, transport: Transport, keys: Keyspace, state_ttl: int) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        keys: Keyspace,
+        state_ttl: int,
+        cold: ColdShoes | None = None,
+    ) -> None:
         self.transport = transport
         self.keys = keys
         self.state_ttl = state_ttl
+        self.cold = cold  # shoes that left Redis for the record (None: the record is off)
+
+    def warm(self, table: str, shoe: str) -> bool:
+        """Bring the shoe back from the record if it left Redis; whether it did."""
+        return self.cold is not None and self.cold.warm(table, shoe)
 
     def current(self, table: str, shoe: str) -> tuple[int, Scorecard]:
         """The shoe's current version and scorecard. Raises :class:`NotFound` for an unknown
@@ -51,6 +63,8 @@ class ShoeStates:
             if retired:
                 raise Retired(table)
             if version is None:
+                if self.warm(table, shoe):
+                    continue
                 raise NotFound(f"table {table} has no shoe {shoe}")
             scorecard = self.at(keys, int(version), state)
             if scorecard is not None:

@@ -4,33 +4,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.storage.coldshoes import ColdShoes
 from api.storage.errors import Retired
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.lobby import Lobby
 from api.storage.transport import Transport
-from api.storage.writescripts import RETIRE_TABLE, RetireTable
+from api.storage.writelog import Clock
+from api.storage.writescripts import PUT_TABLE, RETIRE_TABLE, RetireTable
 
 
 class Tables:
     def __init__(
-        self, transport: Transport, keys: Keyspace, versions: KnownVersions, lobby: Lobby
+        self,
+        transport: Transport,
+        keys: Keyspace,
+        versions: KnownVersions,
+        lobby: Lobby,
+        clock: Clock,
+        cold: ColdShoes | None = None,
     ) -> None:
         self.transport = transport
         self.keys = keys
         self.versions = versions
         self.lobby = lobby
+        self.clock = clock  # the ``at`` of a write's log entry ("" while the record is off)
+        self.cold = cold  # tables Redis lost are brought back from the record (when it is on)
 
     def put(self, table: str, name: str, variant: str) -> None:
         """Name the table and set its variant (in the lobby too); a retired table is back."""
-        meta = self.keys.table(table).meta
-        self.transport.multi(
-            [
-                ("HSET", meta, "name", name, "variant", variant),
-                ("HINCRBY", meta, "mver", 1),
-                ("HDEL", meta, "retired"),
-            ]
-        )
+        keys = self.keys.table(table)
+        self.transport.script(PUT_TABLE, [keys.meta, keys.log], [name, variant, self.clock()])
         self.lobby.register(table, name, variant)
 
     def get(self, table: str) -> dict[str, Any] | None:
@@ -49,6 +53,8 @@ class Tables:
     def _read(self, table: str) -> tuple[dict[str, Any] | None, bool]:
         keys = self.keys.table(table)
         stored = self.transport.command("HGETALL", keys.meta)
+        if not stored and self.cold is not None and self.cold.restore_table(table):
+            stored = self.transport.command("HGETALL", keys.meta)
         meta = {k.decode(): v.decode() for k, v in stored.items()}
         if not meta:
             return None, False
@@ -94,6 +100,7 @@ class Tables:
                 shoes=shoes,
                 channel=self.keys.versions_channel,
                 table=table,
+                at=self.clock(),
             )
             retiring = call.parse(self.transport.script(RETIRE_TABLE, call.key_list, call.args))
         for shoe, version in retiring.versions:  # this process reads its own writes

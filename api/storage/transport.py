@@ -243,3 +243,13 @@ def _node_of(client: redis.Redis, slot_key: str) -> Any:
     """The Redis Cluster node that holds ``slot_key`` as ``client`` sees it now (``None`` for
     one Redis server)."""
     return client.get_node_from_key(slot_key) if isinstance(client, RedisCluster) else None
+
+
+def queue_each(steps: Sequence[Callable[[Any], None]]) -> Callable[[Any], None]:
+    """What queues every step, in order, on one pipeline (the transport's ``fill``)."""
+
+    def queue(commands: Any) -> None:
+        for step in steps:
+            step(commands)
+
+    return queue

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from api.codecs import lobbyupdate, stamps, versionmessage
+from api.codecs import lobbyupdate, stamps, versionmessage, writelog
 from api.storage.keys import ShoeKeys, TableKeys
 from api.storage.scripts import Script
 from roads.shoe import ShoeHead
@@ -105,9 +105,11 @@ redis.call('SET', KEYS[4], stamped(version, ARGV[8]), 'EX', tonumber(ARGV[9]))
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('PUBLISH', ARGV[10], version_message(ARGV[11], ARGV[1], version, true, seq))
 redis.call('SET', KEYS[6], stored_update(seq, true, ARGV[12]))
+log_write(KEYS[1], KEYS[7], ARGV[13], {'kind', 'round', 'shoe', ARGV[1], 'number', count + 1,
+  'version', version, 'record', ARGV[7], 'opens', ARGV[6]})
 return {1, version, seq, 1}
 """,
-    uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA],
+    uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA, writelog.LUA],
 )
 
 
@@ -128,6 +130,7 @@ class AppendRound:
     state_ttl: int
     channel: str
     lobby_update: str
+    at: str  # when, for the record's log (milliseconds; "" while the record is off)
 
     def queue(self, commands: Any) -> None:
         keys, head = self.keys, self.head
@@ -140,6 +143,7 @@ class AppendRound:
                 keys.state,
                 keys.table.shoes,
                 keys.table.lobby,
+                keys.table.log,
             ],
             [
                 head.shoe,
@@ -154,6 +158,7 @@ class AppendRound:
                 self.channel,
                 self.table,
                 self.lobby_update,
+                self.at,
             ],
         )
 
@@ -174,9 +179,11 @@ local current = redis.call('HGET', KEYS[4], 'current') == ARGV[9]
 local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
 redis.call('PUBLISH', ARGV[7], version_message(ARGV[8], ARGV[9], version, current, seq))
 redis.call('SET', KEYS[5], stored_update(seq, current, ARGV[10]))
+log_write(KEYS[4], KEYS[6], ARGV[11], {'kind', ARGV[6] == '1' and 'void' or 'correction',
+  'shoe', ARGV[9], 'number', tonumber(ARGV[2]) + 1, 'version', version, 'record', ARGV[3]})
 return {1, version, seq, current and 1 or 0}
 """,
-    uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA],
+    uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA, writelog.LUA],
 )
 
 
@@ -198,12 +205,13 @@ class ReplaceRound:
     void: bool
     channel: str
     lobby_update: str
+    at: str  # see AppendRound
 
     def queue(self, commands: Any) -> None:
         keys = self.keys
         REPLACE_ROUND.queue(
             commands,
-            [keys.info, keys.rounds, keys.state, keys.table.meta, keys.table.lobby],
+            [keys.info, keys.rounds, keys.state, keys.table.meta, keys.table.lobby, keys.table.log],
             [
                 self.version,
                 self.index,
@@ -215,6 +223,7 @@ class ReplaceRound:
                 self.table,
                 self.shoe,
                 self.lobby_update,
+                self.at,
             ],
         )
 
@@ -232,16 +241,17 @@ return 1
 )
 
 
-# KEYS: the table's meta, its shoe list, then the info key of each shoe in the list.
-# ARGV: the version channel, the table, then each shoe id in the list's order.
+# KEYS: the table's meta, its shoe list, its log, then the info key of each shoe in the list.
+# ARGV: the version channel, the table, the log's ``at``, then each shoe id in the list's order.
 # Returns {0} for an unknown table; {2} when the list is no longer the one passed (read it
-# again); {1} when it was retired already; else {1, shoe, version, ...} of each shoe raised.
+# again); {1} when it was retired already; else {1, shoe, version, ...} of each shoe raised (a
+# shoe that has left Redis for the record is not raised: it has no cached answers).
 RETIRE_TABLE = Script(
     """
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {0}
 end
-if redis.call('LLEN', KEYS[2]) ~= #KEYS - 2 then
+if redis.call('LLEN', KEYS[2]) ~= #KEYS - 3 then
   return {2}
 end
 if redis.call('HSETNX', KEYS[1], 'retired', '1') == 0 then
@@ -250,16 +260,21 @@ end
 local current = redis.call('HGET', KEYS[1], 'current')
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local reply = {1}
-for i = 3, #KEYS do
+local raised = {}
+for i = 4, #KEYS do
   local shoe = ARGV[i]
-  local version = redis.call('HINCRBY', KEYS[i], 'version', 1)
-  redis.call('PUBLISH', ARGV[1], version_message(ARGV[2], shoe, version, shoe == current, seq))
-  reply[#reply + 1] = shoe
-  reply[#reply + 1] = version
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    local version = redis.call('HINCRBY', KEYS[i], 'version', 1)
+    redis.call('PUBLISH', ARGV[1], version_message(ARGV[2], shoe, version, shoe == current, seq))
+    reply[#reply + 1] = shoe
+    reply[#reply + 1] = version
+    raised[#raised + 1] = shoe .. '=' .. version
+  end
 end
+log_write(KEYS[1], KEYS[3], ARGV[3], {'kind', 'retire', 'versions', table.concat(raised, ',')})
 return reply
 """,
-    uses=[versionmessage.LUA],
+    uses=[versionmessage.LUA, writelog.LUA],
 )
 
 
@@ -276,14 +291,16 @@ class RetireTable:
     shoes: list[str]
     channel: str
     table: str
+    at: str  # see AppendRound
 
     @property
     def key_list(self) -> list[str]:
-        return [self.table_keys.meta, self.table_keys.shoes, *self.shoe_info]
+        keys = self.table_keys
+        return [keys.meta, keys.shoes, keys.log, *self.shoe_info]
 
     @property
     def args(self) -> list[str]:
-        return [self.channel, self.table, *self.shoes]
+        return [self.channel, self.table, self.at, *self.shoes]
 
     @staticmethod
     def parse(reply: list) -> Retiring | None:
@@ -301,3 +318,16 @@ class Retiring(NamedTuple):
 
     found: bool
     versions: list[tuple[str, int]]
+
+
+# KEYS: the table's meta, its log.  ARGV: name, variant, the log's ``at``.
+PUT_TABLE = Script(
+    """
+redis.call('HSET', KEYS[1], 'name', ARGV[1], 'variant', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'mver', 1)
+redis.call('HDEL', KEYS[1], 'retired')
+log_write(KEYS[1], KEYS[2], ARGV[3], {'kind', 'table', 'name', ARGV[1], 'variant', ARGV[2]})
+return 1
+""",
+    uses=[writelog.LUA],
+)

@@ -1,0 +1,113 @@
+"""A table's past, read from the record (PostgreSQL): its shoes newest first, one shoe's
+summary with its chain head, and a shoe's export (NDJSON or CSV) that ``python -m
+roads.verify`` checks. Without ``ROADS_DATABASE_URL`` there is no record: 404 saying so."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+
+import orjson
+from flask import Response
+from flask_smorest import Blueprint, abort
+
+from api.http.answers import services
+from api.http.requests import ExportQuerySchema, ShoesQuerySchema
+from api.http.responses import RecordedShoeSchema, ShoeListSchema
+from api.record.history import BadCursor, ExportLine, History
+
+blp = Blueprint("history", __name__, description="A table's past, from the record.")
+
+CSV_COLUMNS = ("number", "at", "kind", "shoe", "round", "result", "version", "write")
+
+
+def history() -> History:
+    record = services().record
+    if record is None:
+        abort(404, message="this deployment keeps no record (ROADS_DATABASE_URL is not set)")
+    return record.history
+
+
+@blp.route("/v1/tables/<id:table>/shoes")
+@blp.arguments(ShoesQuerySchema(), location="query", error_status_code=400)
+@blp.response(200, ShoeListSchema)
+def shoes(query, table):
+    """The table's shoes in the record, newest first, a page at a time."""
+    try:
+        found, cursor = history().shoes(table, query["limit"], query.get("cursor"))
+    except BadCursor as error:
+        abort(400, message=str(error))
+    if not found and query.get("cursor") is None and not history().known(table):
+        abort(404, message=f"the record has no table {table}")
+    return {"table": table, "shoes": [shoe.as_dict() for shoe in found], "next_cursor": cursor}
+
+
+@blp.route("/v1/tables/<id:table>/shoes/<id:shoe>")
+@blp.response(200, RecordedShoeSchema)
+def shoe(table, shoe):
+    """One shoe as the record holds it: its counts, times and chain head."""
+    found = history().shoe(table, shoe)
+    if found is None:
+        abort(404, message=f"the record has no shoe {shoe} of table {table}")
+    return {"table": table, **found.as_dict()}
+
+
+@blp.route("/v1/tables/<id:table>/shoes/<id:shoe>/export")
+@blp.arguments(ExportQuerySchema(), location="query", error_status_code=400)
+@blp.doc(
+    responses={
+        "200": {
+            "description": "Every recorded write of the shoe in order, each with ``prev_hash`` "
+            "and ``hash``: NDJSON, or CSV with the write's canonical JSON in ``write``.",
+            "content": {
+                "application/x-ndjson": {"schema": {"type": "string"}},
+                "text/csv": {"schema": {"type": "string"}},
+            },
+        }
+    }
+)
+def export(query, table, shoe):
+    """The shoe's recorded writes, chained: check a file with ``python -m roads.verify``."""
+    record = history()
+    if record.shoe(table, shoe) is None:
+        abort(404, message=f"the record has no shoe {shoe} of table {table}")
+    lines = list(record.export(table, shoe))
+    name = f"{table}-{shoe}"
+    if query["format"] == "csv":
+        body, mimetype, name = as_csv(lines), "text/csv", f"{name}.csv"
+    else:
+        body, mimetype, name = b"".join(as_ndjson(lines)), "application/x-ndjson", f"{name}.ndjson"
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def as_ndjson(lines: list[ExportLine]) -> Iterator[bytes]:
+    for line in lines:
+        write = {**orjson.loads(line.canonical), "prev_hash": line.prev_hash, "hash": line.hash}
+        yield orjson.dumps(write, option=orjson.OPT_SORT_KEYS) + b"\n"
+
+
+def as_csv(lines: list[ExportLine]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*CSV_COLUMNS, "prev_hash", "hash"])
+    for line in lines:
+        write = orjson.loads(line.canonical)
+        record = write.get("record") or {}
+        writer.writerow(
+            [
+                write["number"],
+                write["at"],
+                write["kind"],
+                write.get("shoe", ""),
+                write.get("round", ""),
+                record.get("result", ""),
+                write.get("version", ""),
+                line.canonical,
+                line.prev_hash,
+                line.hash,
+            ]
+        )
+    return out.getvalue().encode()

@@ -1,0 +1,52 @@
+-- The record: every write the service acknowledged, chained, by table and shoe.
+
+-- Each table as the record knows it: what its latest writes said, the last log number recorded
+-- (api.codecs.writelog: the recorder goes on after it), and the chain heads it goes on from.
+CREATE TABLE record_tables (
+    table_id     text PRIMARY KEY,
+    name         text,
+    variant      text NOT NULL DEFAULT 'standard',
+    current_shoe text,
+    retired      boolean NOT NULL DEFAULT false,
+    recorded     bigint NOT NULL DEFAULT 0,
+    shoe_head    text NOT NULL,  -- the head of the current shoe's chain (a new shoe links to it)
+    table_head   text NOT NULL   -- the head of the chain of table writes (name, variant, retire)
+);
+
+-- Each shoe: its chain head, its version after its last recorded write, one letter a round
+-- (B, P, T, or x for a void) for the counts, and whether it has left Redis.
+CREATE TABLE record_shoes (
+    table_id   text NOT NULL REFERENCES record_tables,
+    shoe       text NOT NULL,
+    opened_at  timestamptz NOT NULL,
+    closed_at  timestamptz,
+    version    bigint NOT NULL,
+    outcomes   text NOT NULL DEFAULT '',
+    head       text NOT NULL,
+    writes     integer NOT NULL DEFAULT 0,
+    hot_until  timestamptz,
+    evicted    boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (table_id, shoe)
+);
+CREATE INDEX record_shoes_newest ON record_shoes (table_id, opened_at DESC, shoe DESC);
+CREATE INDEX record_shoes_to_evict ON record_shoes (hot_until) WHERE NOT evicted;
+
+-- Every recorded write, partitioned by month of ``at`` (retention: DROP a month's partition).
+-- ``canonical`` is what was hashed (roads.chain); ``record`` the round as Redis held it, byte
+-- for byte, so a shoe brought back from the record is served as before.
+CREATE TABLE record_writes (
+    table_id  text NOT NULL,
+    number    bigint NOT NULL,
+    at        timestamptz NOT NULL,
+    kind      text NOT NULL,
+    shoe      text,
+    round     integer,
+    version   bigint,
+    record    text,
+    canonical text NOT NULL,
+    prev_hash text NOT NULL,
+    hash      text NOT NULL,
+    recorded_at timestamptz NOT NULL DEFAULT clock_timestamp(),  -- when it reached the record
+    PRIMARY KEY (table_id, number, at)
+) PARTITION BY RANGE (at);
+CREATE INDEX record_writes_by_shoe ON record_writes (table_id, shoe, number);

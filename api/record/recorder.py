@@ -1,0 +1,150 @@
+"""The recorder: copies what Redis committed into the record, off the request path.
+
+Every process of every instance runs a :class:`Recorder`; one at a time records, the one holding
+the lease (``{lobby}:recorder``, as the GRIP publisher holds its own). Each pass it reads each
+table's last logged number (one round trip per node), reads the writes of the tables that are
+behind the record, records them in one transaction (:class:`~api.record.ledger.Ledger`) and only
+then trims them from the tables' logs. So:
+
+- a write is acknowledged once Redis holds it; the record follows within a pass or two;
+- PostgreSQL down: passes fail, the logs keep the writes (ingest and reads are unchanged), the
+  lag grows and shows (``/readyz``, ``roads_record_behind_seconds``), and the next pass after
+  PostgreSQL returns records everything;
+- a recorder killed mid-batch: its transaction never committed, or committed before the logs
+  were trimmed; either way the next holder reads from the record's numbers and records each
+  write once (the ledger skips a number it holds).
+
+A pass that finds every table recorded lets the shoes that are due leave Redis
+(:mod:`api.record.eviction`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable
+
+from api.codecs.writelog import LoggedWrite
+from api.live.reconnecting import ProcessThread
+from api.metrics import RECORD_BEHIND, RECORD_LAG, RECORDED
+from api.record.database import Database
+from api.record.ledger import Ledger
+from api.storage.writelog import WriteLog
+
+log = logging.getLogger("roads.recorder")
+
+LEASE_MS = 5_000
+
+
+class Recorder:
+    """This process's candidate recorder (started with :meth:`start`, after any fork);
+    :meth:`step` is one pass, for a caller that drives it (the tests, a benchmark)."""
+
+    def __init__(
+        self,
+        writelog: WriteLog,
+        database: Database,
+        ledger: Ledger,
+        *,
+        evict: Callable[[dict[str, int]], int] | None = None,
+        lease_ms: int = LEASE_MS,
+        pause_seconds: float = 0.1,
+        sweep_seconds: float = 2.0,
+        batch: int = 500,
+    ) -> None:
+        self.writelog = writelog
+        self.database = database
+        self.ledger = ledger
+        self.evict = evict
+        self.lease_ms = lease_ms
+        self.pause = pause_seconds
+        self.sweep = sweep_seconds
+        self.batch = batch
+        self.holder = ""
+        self._positions: dict[str, int] | None = None  # the record's numbers, while held
+        self._tables: list[str] = []
+        self._swept = 0.0
+        self._stop = threading.Event()
+        self._thread = ProcessThread(self._run, "recorder")
+        self._afresh()
+
+    def start(self) -> None:
+        self._thread.ensure_running(self._afresh)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _afresh(self) -> None:
+        self.holder = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._positions = None
+        self._stop = threading.Event()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                busy = self.step()
+            except Exception:  # Redis or PostgreSQL away: the logs keep everything; again
+                log.warning("the record could not be written; trying again", exc_info=True)
+                self._positions = None
+                busy = False
+            if not busy:
+                self._stop.wait(self.pause)
+
+    def step(self) -> bool:
+        """One pass (see the module doc); whether it found more than one batch could take (go
+        on at once)."""
+        held = self.writelog.lease(self.holder, self.lease_ms)
+        if not held:
+            self._positions = None
+            return False
+        if held == 2 or self._positions is None:  # another holder may have moved them
+            self.database.ready()
+            self._positions = self._recorded()
+        now = time.monotonic()
+        count = self.writelog.count_tables()
+        if count != len(self._tables) or now - self._swept > self.sweep:
+            self._tables = self.writelog.tables()
+            self._swept = now
+        positions = self._positions
+        logged = self.writelog.pending(self._tables)
+        behind = {
+            table: positions.get(table, 0)
+            for table, n in logged.items()
+            if n > positions.get(table, 0)
+        }
+        if not behind:
+            self._report(None)
+            if self.evict is not None:
+                self.evict(positions)
+            return False
+        found = {
+            t: writes for t, writes in self.writelog.after(behind, self.batch).items() if writes
+        }
+        oldest = min((writes[0].at_ms for writes in found.values()), default=None)
+        self._report(oldest)
+        with self.database.transaction() as conn:
+            done = self.ledger.record(conn, found)
+        positions.update(done)
+        self.writelog.trim(done)
+        self._count(found)
+        return any(len(writes) >= self.batch for writes in found.values())
+
+    def _recorded(self) -> dict[str, int]:
+        with self.database.transaction() as conn:
+            rows = conn.execute("SELECT table_id, recorded FROM record_tables").fetchall()
+        return dict(rows)
+
+    def _report(self, oldest_ms: int | None) -> None:
+        self.writelog.report(oldest_ms or 0)
+        RECORD_BEHIND.set(0 if oldest_ms is None else max(0.0, time.time() - oldest_ms / 1000))
+
+    @staticmethod
+    def _count(found: dict[str, list[LoggedWrite]]) -> None:
+        now = time.time()
+        for writes in found.values():
+            for write in writes:
+                RECORD_LAG.observe(max(0.0, now - write.at_ms / 1000))
+            RECORDED.inc(len(writes))

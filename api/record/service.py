@@ -1,0 +1,45 @@
+"""The record's parts, made once per app when ``ROADS_DATABASE_URL`` is set: the database, the
+recorder, and the record's reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from api.config import Settings
+from api.record.database import Database
+from api.record.eviction import Eviction
+from api.record.history import History
+from api.record.ledger import Ledger
+from api.record.recorder import Recorder
+from api.storage.coldshoes import ColdShoes
+from api.storage.keys import Keyspace
+from api.storage.transport import Transport
+from api.storage.writelog import WriteLog
+
+
+@dataclass(frozen=True)
+class Record:
+    database: Database
+    recorder: Recorder
+    history: History
+
+    cold: ColdShoes
+
+    @classmethod
+    def build(cls, settings: Settings, transport: Transport, keys: Keyspace) -> Record:
+        assert settings.database_url is not None
+        database = Database(settings.database_url)
+        history = History(database, settings.hot_seconds)
+        cold = ColdShoes(transport, keys, history)
+        recorder = Recorder(
+            WriteLog(transport, keys),
+            database,
+            Ledger(settings.hot_seconds),
+            evict=Eviction(database, cold).step,
+        )
+        return cls(database, recorder, history, cold)
+
+    def behind_seconds(self, now_ms: int) -> float:
+        """How far behind the record is, as the recorder last reported it (0: caught up)."""
+        oldest = self.recorder.writelog.behind_since()
+        return max(0.0, (now_ms - oldest) / 1000) if oldest else 0.0

@@ -1,0 +1,139 @@
+"""Redis is the hot tier: a closed shoe leaves it once recorded and ``ROADS_HOT_SECONDS`` old
+and is served from the record byte for byte as before; a Redis that lost everything is rebuilt
+from the record, and ingest goes on at the next round."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from roads.simulator import deal_shoe
+from tests.conftest import AUTH
+from tests.record.conftest import record_all
+
+READS = [
+    "roads",
+    "roads?tail=drop",
+    "stats",
+    "probe",
+    "odds",
+    "rounds",
+    "roads/big_road.png",
+    "roads/bead_plate.png?theme=dark",
+    "roads/cockroach_road.png",
+]
+
+ROUNDS = deal_shoe(7)  # dealt by the rules, with cards (the odds need them)
+
+
+def deal(client, table: str, shoe: str, count: int, start: int = 1) -> None:
+    for number in range(start, start + count):
+        dealt = ROUNDS[number - 1]
+        body = {
+            "round": number,
+            "player": [str(card) for card in dealt.player_cards],
+            "banker": [str(card) for card in dealt.banker_cards],
+        }
+        answer = client.post(f"/v1/tables/{table}/shoes/{shoe}/rounds", json=body, headers=AUTH)
+        assert answer.status_code == 201, answer.json
+
+
+def served(client, table: str, shoe: str) -> dict[str, tuple[bytes, str | None]]:
+    found = {}
+    for read in READS:
+        answer = client.get(f"/v1/tables/{table}/shoes/{shoe}/{read}")
+        assert answer.status_code == 200, (read, answer.json)
+        found[read] = (answer.data, answer.headers.get("ETag"))
+    return found
+
+
+def shoe_keys_in_redis(redis_client, keys, table: str, shoe: str) -> list[bool]:
+    shoe_keys = keys.shoe(table, shoe)
+    return [bool(redis_client.exists(k)) for k in (shoe_keys.info, shoe_keys.rounds)]
+
+
+def test_a_closed_shoe_leaves_redis_and_is_served_byte_for_byte_as_before(
+    record_apps, redis_client
+):
+    app = record_apps(hot_seconds=1)
+    client, services = app.test_client(), app.extensions["roads"]
+    deal(client, "cold", "s1", 12)
+    client.post("/v1/tables/cold/shoes/s1/rounds/3/void", headers=AUTH)
+    deal(client, "cold", "s2", 3)  # s1 closes
+    before = served(client, "cold", "s1")
+    current = served(client, "cold", "s2")
+    record_all(services.record.recorder)
+    time.sleep(1.1)
+    record_all(services.record.recorder)  # a pass with nothing behind evicts
+    assert shoe_keys_in_redis(redis_client, services.keys, "cold", "s1") == [False, False]
+    assert shoe_keys_in_redis(redis_client, services.keys, "cold", "s2") == [True, True]
+
+    fresh = record_apps(hot_seconds=1).test_client()  # no answer kept in its memory
+    assert served(fresh, "cold", "s1") == before
+    assert served(fresh, "cold", "s2") == current
+    assert shoe_keys_in_redis(redis_client, services.keys, "cold", "s1") == [True, True]
+
+
+def test_a_shoe_that_left_is_still_closed_to_new_rounds_and_takes_corrections(
+    record_apps, redis_client
+):
+    app = record_apps(hot_seconds=1)
+    client, services = app.test_client(), app.extensions["roads"]
+    deal(client, "gone", "s1", 4)
+    deal(client, "gone", "s2", 1)
+    record_all(services.record.recorder)
+    time.sleep(1.1)
+    record_all(services.record.recorder)
+    assert shoe_keys_in_redis(redis_client, services.keys, "gone", "s1") == [False, False]
+    again = client.post(
+        "/v1/tables/gone/shoes/s1/rounds", json={"round": 1, "result": "B"}, headers=AUTH
+    )
+    assert again.status_code == 409  # round 1 of s1 is stored, and differs
+    time.sleep(1.1)
+    record_all(services.record.recorder)
+    fixed = client.put("/v1/tables/gone/shoes/s1/rounds/2", json={"result": "T"}, headers=AUTH)
+    assert fixed.status_code == 200, fixed.json
+    record_all(services.record.recorder)
+    history = client.get("/v1/tables/gone/shoes/s1/rounds").json
+    assert [r["result"] for r in history["rounds"]][1] == "T"
+
+
+def test_redis_losing_everything_is_rebuilt_from_the_record(record_app, redis_client):
+    client, services = record_app.test_client(), record_app.extensions["roads"]
+    client.put("/v1/tables/lost", json={"name": "Lost", "variant": "speed"}, headers=AUTH)
+    deal(client, "lost", "s1", 6)
+    deal(client, "lost", "s2", 5)
+    before = {
+        shoe: client.get(f"/v1/tables/lost/shoes/{shoe}/rounds").json for shoe in ["s1", "s2"]
+    }
+    record_all(services.record.recorder)
+    redis_client.flushall()
+
+    for shoe in ("s1", "s2"):
+        after = client.get(f"/v1/tables/lost/shoes/{shoe}/rounds").json
+        assert after["rounds"] == before[shoe]["rounds"]
+    table = client.get("/v1/tables/lost").json
+    assert (table["name"], table["variant"], table["current_shoe"]) == ("Lost", "speed", "s2")
+    deal(client, "lost", "s2", 2, start=6)  # ingest goes on at the next round
+    assert client.get("/v1/tables/lost/shoes/s2/roads").status_code == 200
+    record_all(services.record.recorder)
+    numbers = client.get("/v1/tables/lost/shoes/s2").json
+    assert numbers["rounds"] == 7 and numbers["writes"] == 7
+
+
+def test_a_new_table_after_a_flush_starts_as_new(record_app, redis_client):
+    client, services = record_app.test_client(), record_app.extensions["roads"]
+    redis_client.flushall()
+    deal(client, "brandnew", "s1", 2)
+    record_all(services.record.recorder)
+    assert client.get("/v1/tables/brandnew/shoes").json["shoes"][0]["rounds"] == 2
+    assert client.get("/v1/tables/nosuch/shoes/s1/roads").status_code == 404
+
+
+@pytest.mark.parametrize("read", ["roads", "rounds"])
+def test_an_unknown_shoe_of_a_known_table_is_a_404(record_app, read):
+    client, services = record_app.test_client(), record_app.extensions["roads"]
+    deal(client, "known", "s1", 1)
+    record_all(services.record.recorder)
+    assert client.get(f"/v1/tables/known/shoes/nope/{read}").status_code == 404

@@ -1,0 +1,103 @@
+"""A table's past from the record: its shoes newest first, a shoe's summary and chain head, its
+export (NDJSON and CSV) that ``python -m roads.verify`` checks, and a tampered row caught."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.api_helpers import feed
+from tests.conftest import AUTH
+from tests.record.conftest import record_all
+
+
+def test_a_tables_shoes_newest_first_a_page_at_a_time(record_app):
+    client = record_app.test_client()
+    for shoe, results in (("s1", "BBPT"), ("s2", "PPP"), ("s3", "BTB"), ("s4", "P")):
+        feed(client, results, table="past", shoe=shoe)
+    client.post("/v1/tables/past/shoes/s1/rounds/2/void", headers=AUTH)
+    record_all(record_app.extensions["roads"].record.recorder)
+
+    first = client.get("/v1/tables/past/shoes?limit=3")
+    assert first.status_code == 200, first.json
+    assert [s["shoe"] for s in first.json["shoes"]] == ["s4", "s3", "s2"]
+    rest = client.get(f"/v1/tables/past/shoes?limit=3&cursor={first.json['next_cursor']}").json
+    assert [s["shoe"] for s in rest["shoes"]] == ["s1"] and rest["next_cursor"] is None
+    s1 = rest["shoes"][0]
+    assert (s1["rounds"], s1["rounds_played"], s1["banker"], s1["player"], s1["tie"]) == (
+        4,
+        3,
+        1,
+        1,
+        1,
+    )
+    assert s1["closed_at"] is not None and first.json["shoes"][0]["closed_at"] is None
+    one = client.get("/v1/tables/past/shoes/s1").json
+    assert one["head"] == s1["head"] and one["table"] == "past"
+
+
+def test_bad_pages_and_unknown_names_are_clear_4xx(record_app):
+    client = record_app.test_client()
+    feed(client, "B", table="pages", shoe="s1")
+    record_all(record_app.extensions["roads"].record.recorder)
+    for query in ("cursor=notours", "limit=0", "limit=1000", "limit=x"):
+        answer = client.get(f"/v1/tables/pages/shoes?{query}")
+        assert answer.status_code == 400 and answer.json["message"], query
+    assert client.get("/v1/tables/nobody/shoes").status_code == 404
+    assert client.get("/v1/tables/pages/shoes/s9").status_code == 404
+    assert client.get("/v1/tables/pages/shoes/s9/export").status_code == 404
+    assert client.get("/v1/tables/pages/shoes/s1/export?format=xml").status_code == 400
+
+
+def test_without_a_database_there_is_no_record_and_the_answer_says_so(client):
+    answer = client.get("/v1/tables/t1/shoes")
+    assert answer.status_code == 404 and "ROADS_DATABASE_URL" in answer.json["message"]
+
+
+def verify(tmp_path, body: bytes, name: str = "export.ndjson") -> subprocess.CompletedProcess:
+    path = tmp_path / name
+    path.write_bytes(body)
+    return subprocess.run(
+        [sys.executable, "-m", "roads.verify", str(path)], capture_output=True, text=True
+    )
+
+
+def test_an_export_verifies_and_a_tampered_row_breaks_it_at_that_line(record_app, pg, tmp_path):
+    client = record_app.test_client()
+    feed(client, "BPBB", table="audit", shoe="s1")
+    client.put("/v1/tables/audit/shoes/s1/rounds/2", json={"result": "T"}, headers=AUTH)
+    feed(client, "PP", table="audit", shoe="s2")
+    record_all(record_app.extensions["roads"].record.recorder)
+
+    export = client.get("/v1/tables/audit/shoes/s1/export")
+    assert export.status_code == 200 and export.mimetype == "application/x-ndjson"
+    assert len(export.data.splitlines()) == 5
+    done = verify(tmp_path, export.data)
+    assert done.returncode == 0, done.stderr
+    head = client.get("/v1/tables/audit/shoes/s1").json["head"]
+    assert head in done.stdout
+    csv = client.get("/v1/tables/audit/shoes/s1/export?format=csv")
+    assert csv.mimetype == "text/csv"
+    assert verify(tmp_path, csv.data, "export.csv").returncode == 0
+    # The second shoe's first line links to the first shoe's head.
+    s2 = client.get("/v1/tables/audit/shoes/s2/export").data.splitlines()
+    assert f'"prev_hash":"{head}"'.encode() in s2[0]
+
+    pg.execute(
+        'UPDATE record_writes SET canonical = replace(canonical, \'"result":"P"\','
+        " '\"result\":\"B\"') WHERE table_id = 'audit' AND shoe = 's1' AND number = 2"
+    )
+    tampered = verify(tmp_path, client.get("/v1/tables/audit/shoes/s1/export").data)
+    assert tampered.returncode == 1 and "line 2" in tampered.stderr
+
+
+def test_readiness_shows_the_records_lag(record_app):
+    client = record_app.test_client()
+    feed(client, "BP", table="lag", shoe="s1")
+    recorder = record_app.extensions["roads"].record.recorder
+    recorder.writelog.report(1)  # as a recorder that found a write from 1970 unrecorded
+    assert client.get("/readyz").json["record"]["behind_seconds"] > 1e9
+    record_all(recorder)
+    assert client.get("/readyz").json == {"status": "ready", "record": {"behind_seconds": 0.0}}
+    metrics = client.get("/metrics").data.decode()
+    assert "roads_record_writes_total" in metrics and "roads_record_lag_seconds" in metrics
