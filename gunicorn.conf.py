@@ -63,8 +63,53 @@ logconfig_dict = gunicorn_logging()
 control_socket_disable = True
 
 
+class _RecorderProcess:
+    """With ``ROADS_DATABASE_URL``: the recorder (``python -m api.record.run``) beside the
+    workers, started again a second after it dies, stopped with the master."""
+
+    def __init__(self) -> None:
+        self.process = None
+        self.stopping = False
+
+    def start(self) -> None:
+        import threading
+
+        threading.Thread(target=self._keep, name="recorder-process", daemon=True).start()
+
+    def _keep(self) -> None:
+        import subprocess
+        import sys
+        import time
+
+        while not self.stopping:
+            self.process = subprocess.Popen([sys.executable, "-m", "api.record.run"])
+            self.process.wait()
+            time.sleep(1)
+
+    def stop(self) -> None:
+        self.stopping = True
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except Exception:  # it did not stop in time: it holds nothing that a kill loses
+                self.process.kill()
+
+
+_recorder = _RecorderProcess() if os.environ.get("ROADS_DATABASE_URL") and not _embedded else None
+
+
+def when_ready(server):
+    """The recorder's process starts once the master is listening."""
+    if _recorder is not None:
+        _recorder.start()
+
+
 def on_exit(server):
-    """The metrics directory made at start goes with the master (a worker exiting keeps it)."""
+    """The recorder stops, and the metrics directory made at start goes with the master (a
+    worker exiting keeps it)."""
+    if _recorder is not None:
+        _recorder.stop()
     if _metrics_dir is not None:
         shutil.rmtree(_metrics_dir, ignore_errors=True)
 
@@ -75,8 +120,8 @@ def child_exit(server, worker):
 
 
 def post_worker_init(worker):
-    """Start the demo feeder, the GRIP publisher, the picture painters and the recorder inside
-    the worker (threads do not survive the fork); with ``ROADS_NICE``, lower the worker's CPU
+    """Start the demo feeder, the GRIP publisher and the picture painters inside the worker
+    (threads do not survive the fork); with ``ROADS_NICE``, lower the worker's CPU
     priority (an instance that serves the public, beside an ingest instance on the same host:
     see docs/operations.md)."""
     nice = int(os.environ.get("ROADS_NICE", "0"))
@@ -90,5 +135,3 @@ def post_worker_init(worker):
         services.publisher.start()
     if services is not None:
         services.painters.start()
-    if services is not None and services.record is not None:
-        services.record.recorder.start()

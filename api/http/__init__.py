@@ -5,8 +5,9 @@ JSON errors and the ingest keys. Views parse the request, call the services
 :mod:`api.codecs.tiles`); nothing here talks to Redis itself.
 
 May import: :mod:`api.services`, :mod:`api.writes`, :mod:`api.storage` (its errors and values),
-:mod:`api.live`, :mod:`api.codecs`, :mod:`api.images`, :mod:`api.metrics`, :mod:`api.logs`,
-:mod:`roads`. Nothing below imports this package.
+:mod:`api.live`, :mod:`api.record` (the record's reads and errors), :mod:`api.codecs`,
+:mod:`api.images`, :mod:`api.metrics`, :mod:`api.logs`, :mod:`roads`. Nothing below imports
+this package.
 """
 
 from __future__ import annotations

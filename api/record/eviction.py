@@ -1,10 +1,9 @@
 """Closed shoes leave Redis: those the record holds in full, ``ROADS_HOT_SECONDS`` after they
 closed (or after they were last brought back), a batch each recorder pass.
 
-A shoe leaves only when its table's log is recorded to the last write (the script compares the
-table's log number with the record's), so nothing of it exists in Redis alone; its version at
-that moment is kept in the record, and it comes back with that version
-(:mod:`api.storage.coldshoes`).
+A shoe leaves only when the record holds all of it: its version in Redis is the version of its
+last recorded write (every write raises it), compared in the script that takes it out. It comes
+back with that version (:mod:`api.storage.coldshoes`).
 """
 
 from __future__ import annotations
@@ -21,26 +20,21 @@ class Eviction:
         self.cold = cold
         self.batch = batch
 
-    def step(self, recorded: dict[str, int]) -> int:
+    def step(self) -> int:
         """Let the shoes that are due leave Redis; how many left."""
         with self.database.transaction() as conn:
             due = conn.execute(
-                "SELECT table_id, shoe FROM record_shoes"
+                "SELECT table_id, shoe, version FROM record_shoes"
                 " WHERE NOT evicted AND hot_until < now() ORDER BY hot_until LIMIT %s",
                 (self.batch,),
             ).fetchall()
-        gone = []
-        for table, shoe in due:
-            if table not in recorded:
-                continue
-            evicted = self.cold.evict(table, shoe, recorded[table])
-            if evicted.gone:
-                gone.append((evicted.version, table, shoe))
+        gone = [
+            (table, shoe) for table, shoe, version in due if self.cold.evict(table, shoe, version)
+        ]
         if gone:
             with self.database.transaction() as conn, conn.cursor() as cursor:
                 cursor.executemany(
-                    "UPDATE record_shoes SET evicted = true,"
-                    " version = COALESCE(%s, version) WHERE table_id = %s AND shoe = %s",
+                    "UPDATE record_shoes SET evicted = true WHERE table_id = %s AND shoe = %s",
                     gone,
                 )
         return len(gone)

@@ -14,8 +14,7 @@ then trims them from the tables' logs. So:
   were trimmed; either way the next holder reads from the record's numbers and records each
   write once (the ledger skips a number it holds).
 
-A pass that finds every table recorded lets the shoes that are due leave Redis
-(:mod:`api.record.eviction`).
+Once a second a pass also lets the shoes that are due leave Redis (:mod:`api.record.eviction`).
 """
 
 from __future__ import annotations
@@ -49,7 +48,8 @@ class Recorder:
         database: Database,
         ledger: Ledger,
         *,
-        evict: Callable[[dict[str, int]], int] | None = None,
+        evict: Callable[[], int] | None = None,
+        evict_seconds: float = 1.0,
         lease_ms: int = LEASE_MS,
         pause_seconds: float = 0.1,
         sweep_seconds: float = 2.0,
@@ -59,6 +59,8 @@ class Recorder:
         self.database = database
         self.ledger = ledger
         self.evict = evict
+        self.evict_seconds = evict_seconds
+        self._evicted = 0.0
         self.lease_ms = lease_ms
         self.pause = pause_seconds
         self.sweep = sweep_seconds
@@ -81,6 +83,10 @@ class Recorder:
         self.holder = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._positions = None
         self._stop = threading.Event()
+
+    def run(self) -> None:
+        """Record until :meth:`stop` (in the calling thread: the recorder's own process)."""
+        self._run()
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -115,10 +121,11 @@ class Recorder:
             for table, n in logged.items()
             if n > positions.get(table, 0)
         }
+        if self.evict is not None and now - self._evicted > self.evict_seconds:
+            self._evicted = now
+            self.evict()
         if not behind:
             self._report(None)
-            if self.evict is not None:
-                self.evict(positions)
             return False
         found = {
             t: writes for t, writes in self.writelog.after(behind, self.batch).items() if writes

@@ -1,4 +1,5 @@
-"""Redis: the source of truth for rounds, and the caches built from them, reached through one door.
+"""Redis: the rounds (the hot tier when the record is on, :mod:`api.record`), and the caches built
+from them, reached through one door.
 
 - :mod:`.keys`: every key, channel and stream name, scoped to the deployment;
 - :mod:`.clients` (with :mod:`.embedded`), :mod:`.transport` (with :mod:`.coalesce` and
@@ -11,6 +12,9 @@
 - :mod:`.readcache` (with :mod:`.memo`): every answer built from a shoe, found or built once;
 - :mod:`.versionfeed`, :mod:`.eventstream`, :mod:`.publishing`: what the live readers
   (:mod:`api.live`) read, each on a connection of its own;
+- :mod:`.writelog`, :mod:`.coldshoes`: the record's Redis side (each table's log of writes, the
+  recorder's lease), and shoes or tables out of Redis and back from the record (a
+  :class:`~.coldshoes.ColdSource`, which storage knows only as that);
 - :mod:`.errors`, :mod:`.known`: what the layer raises, and the interface of what the process
   knows of versions (filled in from above, by :mod:`api.live.versions`).
 

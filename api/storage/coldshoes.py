@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from cachetools import TTLCache
 
@@ -57,19 +57,25 @@ class ColdSource(Protocol):
     def warmed(self, table: str, shoe: str) -> None: ...
 
 
-# KEYS: meta, shoe info, rounds, state.  ARGV: shoe, the record's number for the table.
-# {1, version}: gone; {0}: kept (current, or the record is behind the table's log); {2}: not here.
+# KEYS: meta, shoe info, rounds, state.  ARGV: shoe, the shoe's version in the record.
+# {1}: gone; {0}: kept (the table's current shoe, or a write the record does not hold yet);
+# {2}: not here. Every write raises the shoe's version, so the record holds all of the shoe
+# when its versions are equal (a table restored after a loss adds its margin to the versions).
 EVICT_SHOE = Script("""
-local meta = redis.call('HMGET', KEYS[1], 'current', 'logged')
-if meta[1] == ARGV[1] or tonumber(meta[2] or '0') ~= tonumber(ARGV[2]) then
+local meta = redis.call('HMGET', KEYS[1], 'current', 'margin')
+if meta[1] == ARGV[1] then
   return {0}
 end
 local version = redis.call('HGET', KEYS[2], 'version')
 if not version then
   return {2}
 end
+local recorded = tonumber(ARGV[2])
+if tonumber(version) ~= recorded and tonumber(version) ~= recorded + tonumber(meta[2] or '0') then
+  return {0}
+end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-return {1, tonumber(version)}
+return {1}
 """)
 
 # KEYS: meta, shoe info, rounds.  ARGV: the table's margin as read, version (the margin
@@ -106,11 +112,6 @@ return 1
 """)
 
 
-class Evicted(NamedTuple):
-    gone: bool  # it left Redis (or was not there)
-    version: int | None  # the version it left at
-
-
 class ColdShoes:
     """Shoes out of Redis and back (see the module doc); ``source`` is the record."""
 
@@ -122,16 +123,14 @@ class ColdShoes:
         # not exist reaches PostgreSQL once in a while, not on every request.
         self._unknown: TTLCache = TTLCache(maxsize=10_000, ttl=5)
 
-    def evict(self, table: str, shoe: str, recorded: int) -> Evicted:
-        """Take the shoe out of Redis if it is closed and the record holds all of the table's
-        log (``recorded``: the record's number)."""
+    def evict(self, table: str, shoe: str, version: int) -> bool:
+        """Take the shoe out of Redis if it is closed and the record holds all of it (it is at
+        ``version``, the record's); whether it is out."""
         keys = self.keys.shoe(table, shoe)
         reply = self.transport.script(
-            EVICT_SHOE, [keys.table.meta, keys.info, keys.rounds, keys.state], [shoe, recorded]
+            EVICT_SHOE, [keys.table.meta, keys.info, keys.rounds, keys.state], [shoe, version]
         )
-        if reply[0] == 0:
-            return Evicted(False, None)
-        return Evicted(True, int(reply[1]) if reply[0] == 1 else None)
+        return reply[0] != 0
 
     def warm(self, table: str, shoe: str) -> bool:
         """Bring the shoe back from the record if it left Redis (or Redis lost it); whether it

@@ -9,8 +9,12 @@ import time
 import pytest
 
 from roads.simulator import deal_shoe
+from tests.api_helpers import keys as all_keys
 from tests.conftest import AUTH
 from tests.record.conftest import record_all
+
+# Also run on a local Redis Cluster (see tests/conftest.py).
+pytestmark = pytest.mark.cluster
 
 READS = [
     "roads",
@@ -46,6 +50,12 @@ def served(client, table: str, shoe: str) -> dict[str, tuple[bytes, str | None]]
         assert answer.status_code == 200, (read, answer.json)
         found[read] = (answer.data, answer.headers.get("ETag"))
     return found
+
+
+def flush(redis_client) -> None:
+    """Redis loses everything (every master of a cluster)."""
+    for key in all_keys(redis_client, "*"):
+        redis_client.delete(key)
 
 
 def shoe_keys_in_redis(redis_client, keys, table: str, shoe: str) -> list[bool]:
@@ -108,7 +118,7 @@ def test_redis_losing_everything_is_rebuilt_from_the_record(record_app, redis_cl
         shoe: client.get(f"/v1/tables/lost/shoes/{shoe}/rounds").json for shoe in ["s1", "s2"]
     }
     record_all(services.record.recorder)
-    redis_client.flushall()
+    flush(redis_client)
 
     for shoe in ("s1", "s2"):
         after = client.get(f"/v1/tables/lost/shoes/{shoe}/rounds").json
@@ -124,7 +134,7 @@ def test_redis_losing_everything_is_rebuilt_from_the_record(record_app, redis_cl
 
 def test_a_new_table_after_a_flush_starts_as_new(record_app, redis_client):
     client, services = record_app.test_client(), record_app.extensions["roads"]
-    redis_client.flushall()
+    flush(redis_client)
     deal(client, "brandnew", "s1", 2)
     record_all(services.record.recorder)
     assert client.get("/v1/tables/brandnew/shoes").json["shoes"][0]["rounds"] == 2

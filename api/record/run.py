@@ -1,0 +1,41 @@
+"""The recorder in a process of its own: ``python -m api.record.run`` (settings from the
+environment, as the service's). ``gunicorn.conf.py`` starts one beside each instance's workers
+and starts it again if it dies; of all of them one records at a time (the lease). A process of
+its own because recording is CPU work in batches (decoding, hashing): in a gevent worker it
+would hold the event loop, and the requests of that worker, for the length of a batch.
+SIGTERM or SIGINT stops it after the pass it is in.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+
+from api import logs
+from api.config import Settings
+from api.record.service import Record
+from api.storage.clients import RedisClients, database_of
+from api.storage.keys import Keyspace
+from api.storage.transport import Transport
+
+
+def main() -> int:
+    logs.configure()
+    settings = Settings.from_env()
+    if settings.database_url is None or settings.embedded:
+        logging.getLogger("roads.recorder").error(
+            "the recorder needs REDIS_URL and ROADS_DATABASE_URL"
+        )
+        return 2
+    transport = Transport(settings, RedisClients.of(settings, patience=settings.redis_timeout))
+    keys = Keyspace.of(settings.namespace, database_of(settings))
+    recorder = Record.build(settings, transport, keys).recorder
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: recorder.stop())
+    recorder.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
