@@ -31,6 +31,7 @@ MAY_IMPORT = {
         "api.record",
         "api.config",
         "api.metrics",
+        "api.logs",
     },
     "api.http": {
         "roads",

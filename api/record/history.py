@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
+import time
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -73,6 +74,8 @@ class ExportLine(NamedTuple):
     hash: str
 
 
+DOWN_SECONDS = 5.0  # how long a write takes the record as unreachable once it found it so
+
 SUMMARY = "table_id, shoe, opened_at, closed_at, outcomes, head, writes, version"
 
 
@@ -80,6 +83,7 @@ class History:
     def __init__(self, database: Database, hot_seconds: int) -> None:
         self.database = database
         self.hot_seconds = hot_seconds
+        self._down_until = 0.0  # the record was found unreachable: not asked before this
 
     def warmed(self, table: str, shoe: str) -> None:
         """The shoe is in Redis again: it leaves again ``hot_seconds`` from now."""
@@ -143,9 +147,13 @@ class History:
     def table(self, table: str) -> TableRecord | None:
         """The table as the record knows it; ``None`` when it does not, or cannot be reached
         (a write to a table Redis does not know goes on then, as a new table's)."""
+        if time.monotonic() < self._down_until:
+            return None
         try:
             return self._table(table)
         except RecordUnavailable:
+            # Not asked again for a while: each new table's first round would wait for it.
+            self._down_until = time.monotonic() + DOWN_SECONDS
             log.warning("the record is unreachable: table %s taken as new", table)
             return None
 

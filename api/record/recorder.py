@@ -36,6 +36,7 @@ from api.storage.writelog import WriteLog
 log = logging.getLogger("roads.recorder")
 
 LEASE_MS = 5_000
+PASS_LIMIT = 20_000  # writes a pass reads at most
 
 
 class Recorder:
@@ -127,9 +128,10 @@ class Recorder:
         if not behind:
             self._report(None)
             return False
-        found = {
-            t: writes for t, writes in self.writelog.after(behind, self.batch).items() if writes
-        }
+        # At most ``batch`` writes a table and PASS_LIMIT in all: after a long outage the
+        # backlog is recorded in passes of bounded size, not read into memory at once.
+        each = max(1, min(self.batch, PASS_LIMIT // len(behind)))
+        found = {t: writes for t, writes in self.writelog.after(behind, each).items() if writes}
         oldest = min((writes[0].at_ms for writes in found.values()), default=None)
         self._report(oldest)
         with self.database.transaction() as conn:
@@ -137,7 +139,7 @@ class Recorder:
         positions.update(done)
         self.writelog.trim(done)
         self._count(found)
-        return any(len(writes) >= self.batch for writes in found.values())
+        return any(len(writes) >= each for writes in found.values())
 
     def _recorded(self) -> dict[str, int]:
         with self.database.transaction() as conn:

@@ -12,7 +12,7 @@ import logging
 import signal
 import sys
 
-from api import logs
+from api.logs import configure as configure_logs
 from api.config import Settings
 from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
@@ -21,7 +21,7 @@ from api.storage.transport import Transport
 
 
 def main() -> int:
-    logs.configure()
+    configure_logs()
     settings = Settings.from_env()
     if settings.database_url is None or settings.embedded:
         logging.getLogger("roads.recorder").error(

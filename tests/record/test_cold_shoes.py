@@ -147,3 +147,19 @@ def test_an_unknown_shoe_of_a_known_table_is_a_404(record_app, read):
     deal(client, "known", "s1", 1)
     record_all(services.record.recorder)
     assert client.get(f"/v1/tables/known/shoes/nope/{read}").status_code == 404
+
+
+def test_a_retired_tables_shoes_that_left_are_read_from_the_archive(record_apps, redis_client):
+    app = record_apps(hot_seconds=1)
+    client, services = app.test_client(), app.extensions["roads"]
+    deal(client, "old", "s1", 5)
+    deal(client, "old", "s2", 2)
+    before = client.get("/v1/tables/old/shoes/s1/rounds").json["rounds"]
+    assert client.delete("/v1/tables/old", headers=AUTH).status_code == 200
+    record_all(services.record.recorder)
+    time.sleep(1.1)
+    record_all(services.record.recorder)
+    assert shoe_keys_in_redis(redis_client, services.keys, "old", "s1") == [False, False]
+    archived = client.get("/v1/archive/tables/old/shoes/s1/rounds")
+    assert archived.status_code == 200 and archived.json["rounds"] == before
+    assert client.get("/v1/tables/old/shoes/s1/rounds").status_code == 404  # retired
