@@ -12,8 +12,8 @@ import logging
 import signal
 import sys
 
-from api.logs import configure as configure_logs
 from api.config import Settings
+from api.logs import configure as configure_logs
 from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.keys import Keyspace
