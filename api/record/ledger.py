@@ -260,7 +260,7 @@ class Ledger:
                     write.number,
                     at,
                     write.kind,
-                    entry.get("shoe"),
+                    entry.get("shoe", ""),  # a table's own write: no shoe
                     entry.get("round"),
                     entry.get("version"),
                     write.fields.get("record"),

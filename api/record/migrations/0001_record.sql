@@ -33,13 +33,16 @@ CREATE INDEX record_shoes_to_evict ON record_shoes (hot_until) WHERE NOT evicted
 
 -- Every recorded write, partitioned by month of ``at`` (retention: DROP a month's partition).
 -- ``canonical`` is what was hashed (roads.chain); ``record`` the round as Redis held it, byte
--- for byte, so a shoe brought back from the record is served as before.
+-- for byte, so a shoe brought back from the record is served as before. One index, the key:
+-- (table, shoe, number) serves a shoe's export and its rounds (a table's own writes, its name
+-- or a retirement, have the shoe ''); a number is recorded once (the ledger skips any number
+-- at or below its table's ``recorded``, read under a row lock).
 CREATE TABLE record_writes (
     table_id  text NOT NULL,
+    shoe      text NOT NULL,
     number    bigint NOT NULL,
     at        timestamptz NOT NULL,
     kind      text NOT NULL,
-    shoe      text,
     round     integer,
     version   bigint,
     record    text,
@@ -47,6 +50,5 @@ CREATE TABLE record_writes (
     prev_hash text NOT NULL,
     hash      text NOT NULL,
     recorded_at timestamptz NOT NULL DEFAULT clock_timestamp(),  -- when it reached the record
-    PRIMARY KEY (table_id, number, at)
+    PRIMARY KEY (table_id, shoe, number, at)
 ) PARTITION BY RANGE (at);
-CREATE INDEX record_writes_by_shoe ON record_writes (table_id, shoe, number);
