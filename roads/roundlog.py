@@ -100,7 +100,7 @@ class RoundLog:
         """The results (``B``/``P``/``T``) of the last ``count`` played rounds, oldest first,
         without decoding."""
         flags = self.flags().translate(_RESULT_OR_VOID).replace(b"-", b"")
-        return list(flags[len(flags) - count :].decode()) if count > 0 else []
+        return list(flags[max(0, len(flags) - count) :].decode()) if count > 0 else []
 
     def all_with_cards(self) -> bool:
         """Whether every round was reported with its cards (true of an empty log)."""

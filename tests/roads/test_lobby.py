@@ -1,9 +1,10 @@
 """The lobby's per-table summary (roads/lobby.py)."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from roads import Scorecard, parse_expression
+from roads import Round, Scorecard, parse_expression
 from roads.lobby import LOBBY_ROADS, RECENT, RoadShape, run_changes, sort_key, streaks, summary
 from tests.strategies import dealt_shoes, results
 
@@ -75,3 +76,10 @@ def test_nothing_grows_in_a_new_shoe_and_every_run_is_new():
 def test_sort_key_is_current_then_longest_run():
     tile = summary(Scorecard.from_rounds("PPPPPBB"))
     assert sort_key("big_road", tile) == (2, 5)
+
+
+@pytest.mark.parametrize("played", range(0, 15))
+def test_recent_lists_the_last_results_of_a_short_shoe_too(played):
+    results = "BPTBBPPBTPBPBB"[:played]
+    scorecard = Scorecard.from_rounds([Round.from_result(r) for r in results])
+    assert scorecard.recent(RECENT) == list(results[-RECENT:])
