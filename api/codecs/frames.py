@@ -1,0 +1,137 @@
+"""A frame of the lobby feed: the changes of every table's tile since the previous frame, as
+``{"cursor": N, "tables": {TABLE: delta}}`` (``"full": true`` when ``tables`` holds every
+table's whole tile instead, which replaces what a client held).
+
+A client holds the tiles of a frame (the feed's first frame for it is a full one) and applies
+each next frame in order; a delta names only what changed since the frame before:
+
+- ``results``: the results the tile's ``recent`` gained (oldest first), the last of them at
+  ``rounds_played`` (which the delta then holds too); ``recent`` whole instead when it changed
+  otherwise (a new shoe, a correction, a void);
+- ``runs``: the current run of each lobby road, in :data:`roads.lobby.LOBBY_ROADS` order, as
+  ``[side, length]``, ``null`` where it did not change (the tile's
+  ``streaks[road]["current"]`` in a third of the bytes); ``streaks``: only the longest runs that
+  changed (``{road: {"longest": ...}}``), merged into the tile's;
+- ``good``: the Good Roads matched now as ``{pattern: since_round}`` (the tile's ``good_roads``,
+  in that order, in half the bytes);
+- any other field (``shoe``, ``version``, ``rounds_played``, ``edge``, ``name``, ``variant``):
+  its new value whole;
+- ``{"tile": {...}}``: a table new to the lobby, whole; ``{"retired": true}``: gone from it.
+
+:func:`apply` is the client's side, in Python (the tests, and the reference for
+``static/`` and ``clients/js/``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from roads.lobby import LOBBY_ROADS, RECENT
+
+Tile = dict[str, Any]
+MERGED = ("streaks",)  # fields whose deltas hold only the parts that changed
+
+
+def tile_delta(old: Tile | None, new: Tile | None) -> dict[str, Any] | None:
+    """What a frame says of a table whose tile went from ``old`` to ``new`` (``None``: absent
+    from the lobby); ``None`` when nothing changed."""
+    if new is None:
+        return {"retired": True} if old is not None else None
+    if old is None:
+        return {"tile": new}
+    delta: dict[str, Any] = {}
+    for key, value in new.items():
+        if key in ("recent", "streaks", "good_roads"):
+            continue
+        if value != old.get(key):
+            delta[key] = value
+    if new["good_roads"] != old.get("good_roads"):
+        delta["good"] = {found["pattern"]: found["since_round"] for found in new["good_roads"]}
+    runs, longest = _streak_changes(old.get("streaks") or {}, new["streaks"])
+    if runs:
+        delta["runs"] = runs
+    if longest:
+        delta["streaks"] = longest
+    gained = _gained(old, new)
+    if gained is None:
+        delta["recent"] = new["recent"]
+    elif gained:
+        delta["results"] = gained
+        delta["rounds_played"] = new["rounds_played"]
+    return delta or None
+
+
+def _gained(old: Tile, new: Tile) -> list[str] | None:
+    """The results ``new`` added to ``old``'s recent ones (``[]``: none), or ``None`` when
+    ``recent`` changed in another way."""
+    count = new["rounds_played"] - old["rounds_played"]
+    if new.get("shoe") != old.get("shoe") or count < 0:
+        return None
+    if count == 0:
+        return [] if new["recent"] == old["recent"] else None
+    gained = new["recent"][-count:] if count <= len(new["recent"]) else None
+    if gained is None or (old["recent"] + gained)[-RECENT:] != new["recent"]:
+        return None
+    return gained
+
+
+def _streak_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[list[list | None], dict[str, dict]]:
+    """The current runs that changed, as ``[side, length]``, and the longest that changed."""
+    runs: list[list | None] = []
+    longest = {}
+    for road in LOBBY_ROADS:
+        streak, old = after[road], before.get(road) or {}
+        current = streak["current"]
+        runs.append([current["side"], current["length"]] if current != old.get("current") else None)
+        if streak["longest"] != old.get("longest"):
+            longest[road] = {"longest": streak["longest"]}
+    return (runs if any(run is not None for run in runs) else []), longest
+
+
+def apply(tiles: dict[str, Tile], frame: Mapping[str, Any]) -> None:
+    """Apply ``frame`` to a client's ``tiles`` (by table), in place."""
+    if frame.get("full"):
+        tiles.clear()
+        tiles.update(copy.deepcopy(dict(frame["tables"])))
+        return
+    for table, delta in frame["tables"].items():
+        if delta.get("retired"):
+            tiles.pop(table, None)
+        elif "tile" in delta:
+            tiles[table] = copy.deepcopy(delta["tile"])
+        else:
+            _apply_delta(tiles[table], delta)
+
+
+def _apply_delta(tile: Tile, delta: Mapping[str, Any]) -> None:
+    if "results" in delta:
+        results = delta["results"]
+        first = delta["rounds_played"] - len(results)  # rounds played before the first result
+        keep = len(tile["recent"]) - max(0, tile["rounds_played"] - first)
+        tile["recent"] = (tile["recent"][: max(0, keep)] + list(results))[-RECENT:]
+    for road, run in zip(LOBBY_ROADS, delta.get("runs", ()), strict=False):
+        if run is not None:
+            tile["streaks"][road]["current"] = {"side": run[0], "length": run[1]}
+    if "good" in delta:
+        tile["good_roads"] = [
+            {"pattern": pattern, "since_round": since} for pattern, since in delta["good"].items()
+        ]
+    for key, value in delta.items():
+        if key in ("results", "runs", "good"):
+            continue
+        if key in MERGED:
+            _merge(tile.setdefault(key, {}), value)
+        else:
+            tile[key] = copy.deepcopy(value)
+
+
+def _merge(into: dict[str, Any], parts: Mapping[str, Any]) -> None:
+    for key, value in parts.items():
+        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = copy.deepcopy(value)

@@ -1,0 +1,126 @@
+"""A frame's deltas rebuild the tiles: applied to the tiles of the frame before (which a client
+holds from the feed's first, full frame on), they give the frame's tiles, whatever happened
+between the two (rounds, voids, corrections, new shoes, renames, retiring and coming back)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from api.codecs.frames import apply, tile_delta
+from api.codecs.tiles import Tile, encode_summary, registry_entry
+from roads import Round, Scorecard
+from roads.lobby import summary
+from roads.simulator import deal_shoe
+
+ACTIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("round"), st.sampled_from("BPT")),
+        st.tuples(st.just("round"), st.sampled_from("BPT")),
+        st.tuples(st.just("round"), st.sampled_from("BPT")),
+        st.tuples(st.just("void"), st.integers(0, 40)),
+        st.tuples(st.just("correct"), st.integers(0, 40), st.sampled_from("BPT")),
+        st.tuples(
+            st.just("new_shoe"),
+        ),
+        st.tuples(st.just("rename"), st.sampled_from(["Roma", "Milano"])),
+        st.tuples(
+            st.just("retire"),
+        ),
+        st.tuples(
+            st.just("frame"),
+        ),
+    ),
+    max_size=60,
+)
+
+
+def tiles_of(states: dict[str, tuple[str, str, list[Round]] | None]) -> dict[str, dict]:
+    """Each listed table's tile as ``GET /v1/tables`` shows it."""
+    found = {}
+    for table, state in states.items():
+        if state is None:
+            continue
+        name, shoe, rounds = state
+        scorecard = Scorecard.from_rounds(rounds)
+        stored = encode_summary(shoe, len(rounds), summary(scorecard)) if rounds else None
+        tile = Tile.of(table, registry_entry(name, "standard").encode(), stored)
+        found[table] = json.loads(tile.json)
+    return found
+
+
+def frame_of(before: dict[str, dict], after: dict[str, dict]) -> dict:
+    changes = {}
+    for table in sorted(set(before) | set(after)):
+        delta = tile_delta(before.get(table), after.get(table))
+        if delta is not None:
+            changes[table] = delta
+    return {"tables": json.loads(json.dumps(changes))}  # as a client parses it
+
+
+@given(st.lists(ACTIONS, min_size=1, max_size=3), st.data())
+def test_a_frame_applied_to_the_tiles_of_the_frame_before_gives_its_tiles(tables_actions, data):
+    states = {f"t{i}": ("T", "s1", []) for i in range(len(tables_actions))}
+    shoes = dict.fromkeys(states, 1)
+    base = tiles_of(states)
+    held = json.loads(json.dumps(base))  # a client's, from the feed's first frame
+    steps = [
+        (table, action)
+        for table, actions in zip(states, tables_actions, strict=True)
+        for action in actions
+    ]
+    steps = data.draw(st.permutations(steps)) if steps else steps
+    for table, action in steps:
+        kind = action[0]
+        state = states[table]
+        if kind == "frame":
+            now = tiles_of(states)
+            apply(held, frame_of(base, now))
+            assert held == now
+            base = now
+            continue
+        if state is None:  # retired: a round brings it back, as the service does
+            state = states[table] = ("T", f"s{shoes[table]}", [])
+        name, shoe, rounds = state
+        if kind == "round":
+            rounds = [*rounds, Round.from_result(action[1])]
+        elif kind == "void" and rounds:
+            rounds = list(rounds)
+            rounds[action[1] % len(rounds)] = rounds[action[1] % len(rounds)].voided()
+        elif kind == "correct" and rounds:
+            rounds = list(rounds)
+            at = action[1] % len(rounds)
+            if not rounds[at].void:
+                rounds[at] = Round.from_result(action[2])
+        elif kind == "new_shoe":
+            shoes[table] += 1
+            shoe, rounds = f"s{shoes[table]}", []
+        elif kind == "rename":
+            name = action[1]
+        states[table] = (name, shoe, rounds)
+        if kind == "retire":
+            states[table] = None
+
+
+def test_a_round_is_under_200_bytes_on_average():
+    rounds = deal_shoe(11)
+    sizes = []
+    for count in range(1, len(rounds)):
+        before = tiles_of({"t1": ("Table one", "s1", rounds[:count])})["t1"]
+        after = tiles_of({"t1": ("Table one", "s1", rounds[: count + 1])})["t1"]
+        delta = tile_delta(before, after)
+        assert "recent" not in delta and delta["results"] == after["recent"][-1:]
+        sizes.append(len(json.dumps({"t1": delta}, separators=(",", ":"))))
+    assert sum(sizes) / len(sizes) <= 200, (sum(sizes) / len(sizes), max(sizes))
+
+
+def test_a_new_table_is_whole_and_a_retired_one_goes():
+    tile = tiles_of({"t1": ("T", "s1", [])})["t1"]
+    assert tile_delta(None, tile) == {"tile": tile}
+    assert tile_delta(tile, None) == {"retired": True}
+    assert tile_delta(tile, tile) is None
+    held = {"t1": tile}
+    apply(held, {"tables": {"t1": {"retired": True}, "t2": {"tile": {**tile, "table": "t2"}}}})
+    assert list(held) == ["t2"]
