@@ -25,7 +25,7 @@ class Eviction:
         with self.database.transaction() as conn:
             due = conn.execute(
                 "SELECT table_id, shoe, version FROM record_shoes"
-                " WHERE NOT evicted AND hot_until < now() ORDER BY hot_until LIMIT %s",
+                " WHERE NOT evicted AND complete AND hot_until < now() ORDER BY hot_until LIMIT %s",
                 (self.batch,),
             ).fetchall()
         gone = [

@@ -70,6 +70,9 @@ class ShoeRow:
     closed_at: datetime | None = None
     hot_until: datetime | None = None
     changed: bool = False
+    # Recorded from its first round on (a shoe begun before the record was on is not: it never
+    # leaves Redis, whose rounds the record lacks).
+    complete: bool = True
 
 
 TABLE_FIELDS = "table_id, name, variant, current_shoe, retired, recorded, shoe_head, table_head"
@@ -124,7 +127,8 @@ class Ledger:
             )
             cursor.executemany(
                 "INSERT INTO record_shoes (table_id, shoe, opened_at, closed_at, version,"
-                " outcomes, head, writes, hot_until) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " outcomes, head, writes, hot_until, complete)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (table_id, shoe) DO UPDATE SET closed_at = excluded.closed_at,"
                 " version = excluded.version, outcomes = excluded.outcomes,"
                 " head = excluded.head, writes = excluded.writes,"
@@ -140,6 +144,7 @@ class Ledger:
                         s.head,
                         s.writes,
                         s.hot_until,
+                        s.complete,
                     )
                     for table, found in shoes.items()
                     for s in found.values()
@@ -286,7 +291,10 @@ class Ledger:
             if previous is not None and previous.closed_at is None:
                 previous.closed_at, previous.hot_until = at, at + self.hot
                 previous.changed = True
-        opened = ShoeRow(shoe, at, int(write.fields["version"]), row.shoe_head, changed=True)
+        complete = write.kind == "round" and write.fields["number"] == "1"
+        opened = ShoeRow(
+            shoe, at, int(write.fields["version"]), row.shoe_head, changed=True, complete=complete
+        )
         shoes[shoe] = opened
         row.current_shoe = shoe
         return opened

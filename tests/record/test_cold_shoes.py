@@ -10,7 +10,7 @@ import pytest
 
 from roads.simulator import deal_shoe
 from tests.api_helpers import keys as all_keys
-from tests.conftest import AUTH
+from tests.conftest import AUTH, make_app
 from tests.record.conftest import record_all
 
 # Also run on a local Redis Cluster (see tests/conftest.py).
@@ -163,3 +163,19 @@ def test_a_retired_tables_shoes_that_left_are_read_from_the_archive(record_apps,
     archived = client.get("/v1/archive/tables/old/shoes/s1/rounds")
     assert archived.status_code == 200 and archived.json["rounds"] == before
     assert client.get("/v1/tables/old/shoes/s1/rounds").status_code == 404  # retired
+
+
+def test_a_shoe_begun_before_the_record_was_on_never_leaves_redis(
+    backend, record_apps, redis_client
+):
+    before = make_app(backend.url, cluster=backend.cluster).test_client()  # no record yet
+    deal(before, "early", "s1", 3)
+    app = record_apps(hot_seconds=1)
+    client, services = app.test_client(), app.extensions["roads"]
+    deal(client, "early", "s1", 2, start=4)
+    deal(client, "early", "s2", 1)
+    record_all(services.record.recorder)
+    time.sleep(1.1)
+    record_all(services.record.recorder)
+    assert shoe_keys_in_redis(redis_client, services.keys, "early", "s1") == [True, True]
+    assert len(client.get("/v1/tables/early/shoes/s1/rounds").json["rounds"]) == 5

@@ -14,7 +14,8 @@ CREATE TABLE record_tables (
 );
 
 -- Each shoe: its chain head, its version after its last recorded write, one letter a round
--- (B, P, T, or x for a void) for the counts, and whether it has left Redis.
+-- (B, P, T, or x for a void) for the counts, whether it has left Redis, and whether the record
+-- holds it from its first round (a shoe begun before the record was turned on does not).
 CREATE TABLE record_shoes (
     table_id   text NOT NULL REFERENCES record_tables,
     shoe       text NOT NULL,
@@ -26,10 +27,11 @@ CREATE TABLE record_shoes (
     writes     integer NOT NULL DEFAULT 0,
     hot_until  timestamptz,
     evicted    boolean NOT NULL DEFAULT false,
+    complete   boolean NOT NULL,  -- recorded from round 1 (else it never leaves Redis)
     PRIMARY KEY (table_id, shoe)
 );
 CREATE INDEX record_shoes_newest ON record_shoes (table_id, opened_at DESC, shoe DESC);
-CREATE INDEX record_shoes_to_evict ON record_shoes (hot_until) WHERE NOT evicted;
+CREATE INDEX record_shoes_to_evict ON record_shoes (hot_until) WHERE NOT evicted AND complete;
 
 -- Every recorded write, partitioned by month of ``at`` (retention: DROP a month's partition).
 -- ``canonical`` is what was hashed (roads.chain); ``record`` the round as Redis held it, byte
