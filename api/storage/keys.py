@@ -82,6 +82,8 @@ class LobbyKeys:
     publisher: str  # the Pushpin publisher's lease
     retired: str  # the registry entries of retired tables, until a round starts them again
     recorder: str  # the recorder's lease (api.record.recorder)
+    frames: str  # the lobby feed's frames (api.storage.framestream)
+    framer: str  # the frame builder's lease
     record_lag: str  # the ``at`` of the oldest write the recorder found unrecorded, 0 for none
 
     @classmethod

@@ -1,0 +1,128 @@
+"""The frame builder: every ``ROADS_FRAME_MS`` (500) the changes of every lobby tile since the
+last frame, as one frame (:mod:`api.codecs.frames`), rendered once in full and once without the
+odds, added to the frames stream (:mod:`api.storage.framestream`) that every feed reads.
+
+One process of the deployment builds at a time, the holder of the lease (``{lobby}:framer``),
+so every instance and every proxy sends the same frames with the same ids. A frame is built from
+the lobby as ``GET /v1/tables`` reads it (one read of every tile, each decoded again only when
+its stored value changed), compared with the tiles of the builder's last frame; nothing is read
+when the lobby's cursor has not moved. A builder that takes the lease starts with a full frame
+(every table's whole tile), since it cannot know what the last holder's last frame held.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import uuid
+from typing import Any
+
+from api.codecs.frames import tile_delta
+from api.codecs.jsontext import dumps, loads
+from api.live.reconnecting import ProcessThread
+from api.storage.framestream import FrameStream
+from api.storage.lobby import Lobby
+
+log = logging.getLogger("roads.framer")
+
+LEASE_MS = 5_000
+
+
+class FrameBuilder:
+    """This process's candidate frame builder (:meth:`start`, after any fork); :meth:`step`
+    builds one frame, for a caller that drives it (the tests)."""
+
+    def __init__(
+        self, lobby: Lobby, frames: FrameStream, *, frame_ms: int = 500, lease_ms: int = LEASE_MS
+    ) -> None:
+        self.lobby = lobby
+        self.frames = frames
+        self.frame_ms = frame_ms
+        self.lease_ms = lease_ms
+        self.holder = ""
+        self._cursor: tuple[str, int] | None = None
+        self._tiles: dict[str, tuple[bytes, bytes]] | None = None  # table -> (full, public)
+        self._stop = threading.Event()
+        self._thread = ProcessThread(self._run, "frame-builder")
+        self._afresh()
+
+    def start(self) -> None:
+        self._thread.ensure_running(self._afresh)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _afresh(self) -> None:
+        self.holder = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._tiles = None
+        self._stop = threading.Event()
+
+    def _run(self) -> None:
+        next_at = time.monotonic()
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except Exception:  # Redis away: a full frame once it is back
+                log.warning("no frame built; trying again", exc_info=True)
+                self._tiles = None
+            next_at = max(next_at + self.frame_ms / 1000, time.monotonic())
+            self._stop.wait(next_at - time.monotonic())
+
+    def step(self) -> str | None:
+        """Build and add the next frame, if this process holds the lease and the lobby changed;
+        its id."""
+        held = self.frames.lease(self.holder, self.lease_ms)
+        if not held:
+            self._tiles = None
+            return None
+        if held == 2:
+            self._tiles = None
+        cursor, tiles, _ = self.lobby.tables()
+        if self._tiles is not None and cursor == self._cursor:
+            return None
+        now = {tile.table: (tile.json, tile.public) for tile in tiles}
+        full, public = self._frame(cursor, now)
+        self._cursor, self._tiles = cursor, now
+        if full is None:
+            return None
+        return self.frames.add(full, public)
+
+    def _frame(
+        self, cursor: tuple[str, int], now: dict[str, tuple[bytes, bytes]]
+    ) -> tuple[bytes | None, bytes]:
+        """The frame's two renderings; ``None`` (full) when no tile changed."""
+        if self._tiles is None:
+            return (
+                dumps(_frame(cursor, {t: loads(j) for t, (j, _) in now.items()}, full=True)),
+                dumps(_frame(cursor, {t: loads(p) for t, (_, p) in now.items()}, full=True)),
+            )
+        full: dict[str, Any] = {}
+        public: dict[str, Any] = {}
+        for table in sorted(now.keys() | self._tiles.keys()):
+            old, new = self._tiles.get(table), now.get(table)
+            if old == new:
+                continue
+            delta = tile_delta(_parsed(old, 0), _parsed(new, 0))
+            if delta is not None:
+                full[table] = delta
+            if old is None or new is None or old[1] != new[1]:
+                delta = tile_delta(_parsed(old, 1), _parsed(new, 1))
+                if delta is not None:
+                    public[table] = delta
+        if not full and not public:
+            return None, b""
+        return dumps(_frame(cursor, full)), dumps(_frame(cursor, public))
+
+
+def _parsed(tile: tuple[bytes, bytes] | None, which: int) -> dict[str, Any] | None:
+    return loads(tile[which]) if tile is not None else None
+
+
+def _frame(cursor: tuple[str, int], tables: dict[str, Any], *, full: bool = False) -> dict:
+    frame: dict[str, Any] = {"cursor": cursor[1]}
+    if full:
+        frame["full"] = True
+    frame["tables"] = tables
+    return frame

@@ -1,0 +1,64 @@
+"""The lobby's frames in Redis (``{lobby}:frames``, a Stream capped at :data:`FRAMES_KEPT`):
+each entry a frame (:mod:`api.codecs.frames`) rendered once in full and once without the odds,
+written by the one frame builder of the deployment (its lease, ``{lobby}:framer``) and read by
+every process's feed."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from api.storage.keys import LobbyKeys
+from api.storage.publishing import LEASE
+from api.storage.transport import Transport
+
+FRAMES_KEPT = 2_000  # at a frame every 500 ms, about 16 minutes to resume from
+
+
+class StoredFrame(NamedTuple):
+    id: str
+    full: bytes  # the frame's JSON with the odds (the edge flags)
+    public: bytes  # without them
+
+
+class FrameStream:
+    def __init__(self, transport: Transport, keys: LobbyKeys) -> None:
+        self.transport = transport
+        self.keys = keys
+
+    def lease(self, holder: str, ttl_ms: int) -> int:
+        """Take or renew the frame builder's lease: 0 held by another, 1 renewed, 2 taken."""
+        return self.transport.script(LEASE, [self.keys.framer], [holder, ttl_ms])
+
+    def add(self, full: bytes, public: bytes) -> str:
+        """Append a frame; its id."""
+        added = self.transport.command(
+            "XADD",
+            self.keys.frames,
+            "MAXLEN",
+            "~",
+            FRAMES_KEPT,
+            "*",
+            "full",
+            full,
+            "public",
+            public,
+        )
+        return added.decode() if isinstance(added, bytes) else added
+
+    def after(self, last: str, count: int = 1000) -> list[StoredFrame]:
+        """The frames after id ``last`` (``0-0``: all kept), oldest first."""
+        found = self.transport.command("XRANGE", self.keys.frames, f"({last}", "+", "COUNT", count)
+        return [_frame(entry, fields) for entry, fields in found]
+
+    def newest(self) -> str | None:
+        found = self.transport.command("XREVRANGE", self.keys.frames, "+", "-", "COUNT", 1)
+        return _frame(*found[0]).id if found else None
+
+
+def _frame(entry: bytes | str, fields: dict | list) -> StoredFrame:
+    if not isinstance(fields, dict):
+        fields = dict(zip(fields[::2], fields[1::2], strict=True))
+    fields = {key.decode() if isinstance(key, bytes) else key: v for key, v in fields.items()}
+    return StoredFrame(
+        entry.decode() if isinstance(entry, bytes) else entry, fields["full"], fields["public"]
+    )
