@@ -62,6 +62,8 @@ class Settings:
       ``ROADS_HOT_SECONDS`` after it closed (86400) once the record holds it, read from the
       record when asked for (:mod:`api.record`). None by default: the record is off and Redis
       keeps every round.
+    - ``ROADS_FRAME_MS``: the lobby feed in frames (``/v1/events?frames=1``) sends at most one
+      frame this often, in milliseconds (500).
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
       default; ``0`` turns it off). See ``docs/operations.md``.
     """
@@ -94,6 +96,7 @@ class Settings:
     feed_clients: int = 3000
     database_url: str | None = None
     hot_seconds: int = 86400
+    frame_ms: int = 500
 
     @property
     def recording(self) -> bool:
@@ -136,6 +139,7 @@ class Settings:
             feed_clients=_number(env, "ROADS_FEED_CLIENTS", 3000, int),
             database_url=_database(env),
             hot_seconds=_number(env, "ROADS_HOT_SECONDS", 86400, int),
+            frame_ms=_number(env, "ROADS_FRAME_MS", 500, int),
         )
 
 

@@ -15,11 +15,14 @@ from api.admission import Gate
 from api.config import Settings
 from api.images.pool import RenderPool
 from api.live.events import BLOCK_SECONDS, EventHub
+from api.live.framefeed import FrameFeed
+from api.live.framer import FrameBuilder
 from api.live.publisher import Publisher
 from api.live.versions import VersionWatch
 from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.eventstream import EventStream
+from api.storage.framestream import FrameStream
 from api.storage.keys import Keyspace
 from api.storage.lobby import Lobby
 from api.storage.memo import Memo
@@ -56,6 +59,8 @@ class Services:
     painters: RenderPool  # pictures, painted off the event loop
     custom_queries: Gate  # Good Roads queries with custom patterns, at once
     record: Record | None  # the record in PostgreSQL, when ROADS_DATABASE_URL is set
+    framer: FrameBuilder  # the lobby's frames, built by the lease holder
+    frames: FrameFeed  # and served from this process's ring
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -81,6 +86,7 @@ class Services:
             transport, keys, versions, states, state_ttl=settings.state_ttl, clock=at
         )
         tables = Tables(transport, keys, versions, lobby, at, cold)
+        frame_stream = FrameStream(transport, keys.lobby, clients.blocking)
         reads = ReadCache(
             transport, keys, versions, states, memo=answers, cache_ttl=settings.cache_ttl
         )
@@ -108,6 +114,8 @@ class Services:
             painters=RenderPool(settings.renderers, settings.render_queue, settings.render_rate),
             custom_queries=Gate(settings.custom_queries, "Good Roads queries with custom patterns"),
             record=record,
+            framer=FrameBuilder(lobby, frame_stream, frame_ms=settings.frame_ms),
+            frames=FrameFeed(frame_stream),
         )
 
     def append_many(self, items: list[Item]) -> list[Outcome]:

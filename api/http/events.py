@@ -51,6 +51,10 @@ def events(query):
         abort(400, message=BAD_EVENT_ID)
     channel = frozenset(query["tables"]) if "tables" in query else None
     odds = reads_odds()
+    if query["frames"]:
+        if channel is not None:
+            abort(400, message="frames carry the whole lobby: ask without tables")
+        return _frames(last, odds)
     if services().publisher is not None and "Grip-Sig" in request.headers:
         return _held(channel, last, odds)
     hub = services().events
@@ -152,4 +156,54 @@ def _held(channel: Channel, last: str | None, odds: bool) -> Response:
         prefix, channel, heads, heartbeat=heartbeat, odds=twin, key=offered_key()
     )
     response.headers.update(instructions)
+    return response
+
+
+def _frames(last: str | None, odds: bool) -> Response:
+    """The lobby in frames: every tile at the latest frame (unless ``last`` is a frame the
+    process still holds), then each frame after it, from the process's ring."""
+    svc = services()
+    svc.framer.start()
+    feed = svc.frames
+    most = current_app.extensions["roads.settings"].feed_clients
+    if feed.clients + svc.events.clients >= most:
+        UNAVAILABLE.labels("feed_full").inc()
+        abort(
+            503,
+            message=f"this process holds {most} live-feed clients already; retry shortly",
+            headers={"Retry-After": "2"},
+        )
+    feed.latest()
+    heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
+
+    def stream() -> Iterator[str]:
+        feed.clients += 1
+        FEED_CLIENTS.inc()
+        try:
+            yield RETRY
+            cursor = last
+            while True:
+                frames = feed.after(cursor) if cursor else None
+                if frames is None:
+                    whole = feed.whole(odds)
+                    if whole is not None:
+                        cursor, text = whole
+                        yield text
+                        continue
+                elif frames:
+                    cursor = frames[-1].id
+                    texts = [frame.text(odds) for frame in frames]
+                    SENT.inc(len(texts))
+                    yield "".join(texts) or ": frame\n\n"
+                    continue
+                feed.wait(cursor, heartbeat)
+                if feed.latest(0) == cursor:
+                    yield ": heartbeat\n\n"
+        finally:
+            feed.clients -= 1
+            FEED_CLIENTS.dec()
+
+    response = Response(stream(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -339,6 +339,14 @@ class EventsQuerySchema(ma.Schema):
             "the id at most 2^64-1."
         },
     )
+    frames = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "The lobby in frames (no ``tables``): a full ``frame`` first (every "
+            "tile), then at most one ``frame`` every ``ROADS_FRAME_MS`` with each changed "
+            "table's delta (api/codecs/frames.py)."
+        },
+    )
 
 
 class ShoesQuerySchema(ma.Schema):

@@ -20,7 +20,7 @@ import uuid
 from typing import Any
 
 from api.codecs.frames import tile_delta
-from api.codecs.jsontext import dumps, loads
+from api.codecs.jsontext import Fragment, dumps, loads
 from api.live.reconnecting import ProcessThread
 from api.storage.framestream import FrameStream
 from api.storage.lobby import Lobby
@@ -28,6 +28,7 @@ from api.storage.lobby import Lobby
 log = logging.getLogger("roads.framer")
 
 LEASE_MS = 5_000
+KEYFRAME_SECONDS = 10.0  # how often the keyframe (every tile) is kept, for feeds that start
 
 
 class FrameBuilder:
@@ -44,6 +45,7 @@ class FrameBuilder:
         self.holder = ""
         self._cursor: tuple[str, int] | None = None
         self._tiles: dict[str, tuple[bytes, bytes]] | None = None  # table -> (full, public)
+        self._keyframed = 0.0
         self._stop = threading.Event()
         self._thread = ProcessThread(self._run, "frame-builder")
         self._afresh()
@@ -61,11 +63,16 @@ class FrameBuilder:
 
     def _run(self) -> None:
         next_at = time.monotonic()
+        failing = False
         while not self._stop.is_set():
             try:
-                self.step()
+                if self.step() is not None:  # the next frame a whole period after this one
+                    next_at = time.monotonic()
+                failing = False
             except Exception:  # Redis away: a full frame once it is back
-                log.warning("no frame built; trying again", exc_info=True)
+                if not failing:
+                    log.warning("no frame built; trying again", exc_info=True)
+                failing = True
                 self._tiles = None
             next_at = max(next_at + self.frame_ms / 1000, time.monotonic())
             self._stop.wait(next_at - time.monotonic())
@@ -83,21 +90,31 @@ class FrameBuilder:
         if self._tiles is not None and cursor == self._cursor:
             return None
         now = {tile.table: (tile.json, tile.public) for tile in tiles}
+        starting = self._tiles is None
         full, public = self._frame(cursor, now)
         self._cursor, self._tiles = cursor, now
         if full is None:
             return None
-        return self.frames.add(full, public)
+        frame_id = self.frames.add(full, public)
+        if starting or time.monotonic() - self._keyframed > KEYFRAME_SECONDS:
+            self.frames.set_keyframe(frame_id, *self._whole(cursor, now))
+            self._keyframed = time.monotonic()
+        return frame_id
+
+    @staticmethod
+    def _whole(cursor: tuple[str, int], now: dict[str, tuple[bytes, bytes]]) -> tuple[bytes, bytes]:
+        """Every tile, as a full frame (each tile's stored encoding embedded whole)."""
+        return (
+            dumps(_frame(cursor, {t: Fragment(j) for t, (j, _) in now.items()}, full=True)),
+            dumps(_frame(cursor, {t: Fragment(p) for t, (_, p) in now.items()}, full=True)),
+        )
 
     def _frame(
         self, cursor: tuple[str, int], now: dict[str, tuple[bytes, bytes]]
     ) -> tuple[bytes | None, bytes]:
         """The frame's two renderings; ``None`` (full) when no tile changed."""
         if self._tiles is None:
-            return (
-                dumps(_frame(cursor, {t: loads(j) for t, (j, _) in now.items()}, full=True)),
-                dumps(_frame(cursor, {t: loads(p) for t, (_, p) in now.items()}, full=True)),
-            )
+            return self._whole(cursor, now)
         full: dict[str, Any] = {}
         public: dict[str, Any] = {}
         for table in sorted(now.keys() | self._tiles.keys()):

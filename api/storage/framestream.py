@@ -1,11 +1,15 @@
 """The lobby's frames in Redis (``{lobby}:frames``, a Stream capped at :data:`FRAMES_KEPT`):
 each entry a frame (:mod:`api.codecs.frames`) rendered once in full and once without the odds,
 written by the one frame builder of the deployment (its lease, ``{lobby}:framer``) and read by
-every process's feed."""
+every process's feed; and the keyframe (``{lobby}:keyframe``): every tile at one frame, from
+which a process's feed starts before it follows the frames after it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
+
+import redis
 
 from api.storage.keys import LobbyKeys
 from api.storage.publishing import LEASE
@@ -21,9 +25,31 @@ class StoredFrame(NamedTuple):
 
 
 class FrameStream:
-    def __init__(self, transport: Transport, keys: LobbyKeys) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        keys: LobbyKeys,
+        connect: Callable[[], redis.Redis] | None = None,
+    ) -> None:
         self.transport = transport
         self.keys = keys
+        self._connect = connect  # a client whose timeout outlasts a blocking read
+
+    def set_keyframe(self, frame_id: str, full: bytes, public: bytes) -> None:
+        """Keep every tile at frame ``frame_id`` (a full frame, in full and without the odds)."""
+        self.transport.command(
+            "HSET", self.keys.keyframe, "id", frame_id, "full", full, "public", public
+        )
+
+    def keyframe(self) -> StoredFrame | None:
+        found = self.transport.command("HMGET", self.keys.keyframe, "id", "full", "public")
+        if found[0] is None:
+            return None
+        return StoredFrame(found[0].decode(), found[1], found[2])
+
+    def reader(self) -> FrameReader:
+        assert self._connect is not None
+        return FrameReader(self._connect(), self.keys.frames)
 
     def lease(self, holder: str, ttl_ms: int) -> int:
         """Take or renew the frame builder's lease: 0 held by another, 1 renewed, 2 taken."""
@@ -53,6 +79,21 @@ class FrameStream:
     def newest(self) -> str | None:
         found = self.transport.command("XREVRANGE", self.keys.frames, "+", "-", "COUNT", 1)
         return _frame(*found[0]).id if found else None
+
+
+class FrameReader:
+    """A blocking reader of the frames, on a connection of its own (a process's feed)."""
+
+    def __init__(self, client: redis.Redis, stream: str) -> None:
+        self._client = client
+        self._stream = stream
+
+    def after(self, last: str, *, block_ms: int, count: int = 100) -> list[StoredFrame]:
+        answer = self._client.xread({self._stream: last}, block=block_ms, count=count)
+        return [_frame(entry, fields) for _, entries in answer for entry, fields in entries]
+
+    def close(self) -> None:
+        self._client.close()
 
 
 def _frame(entry: bytes | str, fields: dict | list) -> StoredFrame:

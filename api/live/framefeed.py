@@ -1,0 +1,144 @@
+"""The lobby's frames, served: one reader of the frames stream per process, and one shared ring
+of the latest frames, each rendered once as Server-Sent Events text with the odds and once
+without (:mod:`api.live.framer` builds them). A client is a cursor into the ring, not a queue:
+however many clients, a frame is rendered twice and kept once.
+
+The reader starts from the keyframe (every tile at one frame) and applies each frame after it,
+so the process always holds every tile at its latest frame: a client that connects (or resumes
+from a frame no longer kept) first gets that whole lobby as one full frame, rendered once per
+frame, then the frames after it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from typing import Any, NamedTuple
+
+from api.codecs.frames import apply
+from api.codecs.jsontext import dumps, loads
+from api.live.reconnecting import ProcessThread, keep_serving
+from api.storage.framestream import FrameReader, FrameStream, StoredFrame
+
+RING = 240  # frames kept in the process: two minutes at a frame every 500 ms
+
+
+class Rendered(NamedTuple):
+    id: str
+    full: str  # the SSE text of the frame, with the odds
+    public: str  # without them ("" when the frame changed nothing a client without them sees)
+
+    def text(self, odds: bool) -> str:
+        return self.full if odds else self.public
+
+
+def sse(frame_id: str, data: bytes) -> str:
+    return f"id: {frame_id}\nevent: frame\ndata: {data.decode()}\n\n"
+
+
+class FrameFeed:
+    """This process's frames (started on first use, after any fork)."""
+
+    def __init__(self, stream: FrameStream, *, ring: int = RING, block_ms: int = 2000) -> None:
+        self._stream = stream
+        self._ring: deque[Rendered] = deque(maxlen=ring)
+        self._block_ms = block_ms
+        self._changed = threading.Condition()
+        self._tiles: dict[str, dict[str, Any]] | None = None  # "full"/"public" -> tiles
+        self._cursor = 0
+        self._snapshot: tuple[str, bool, str] | None = None  # (id, odds, text) last rendered
+        self._latest: str | None = None
+        self._base: str | None = None  # the id of the frame the ring starts after
+        self._stop = threading.Event()
+        self._reader = ProcessThread(self._read, "frame-feed")
+        self.clients = 0  # connected to this process now
+
+    # -- what a client reads -------------------------------------------------------------------
+
+    def latest(self, wait_seconds: float = 2.0) -> str | None:
+        """The id of the latest frame this process holds (waiting briefly for the first)."""
+        self._reader.ensure_running(self._afresh)
+        with self._changed:
+            if self._latest is None:
+                self._changed.wait(wait_seconds)
+            return self._latest
+
+    def whole(self, odds: bool) -> tuple[str, str] | None:
+        """Every tile at the latest frame, as one full frame: (its id, its SSE text)."""
+        with self._changed:
+            if self._tiles is None or self._latest is None:
+                return None
+            cached = self._snapshot
+            if cached is not None and cached[0] == self._latest and cached[1] == odds:
+                return cached[0], cached[2]
+            tiles = self._tiles["full" if odds else "public"]
+            data = dumps({"cursor": self._cursor, "full": True, "tables": tiles})
+            self._snapshot = (self._latest, odds, sse(self._latest, data))
+            return self._latest, self._snapshot[2]
+
+    def after(self, last: str) -> list[Rendered] | None:
+        """The frames after id ``last``, oldest first; ``None`` when the ring no longer reaches
+        back to it (send the whole lobby instead)."""
+        with self._changed:
+            if last == self._latest:
+                return []
+            frames = list(self._ring)
+            if last == self._base:  # the frame the ring starts after (its keyframe, or dropped)
+                return frames
+        for at, frame in enumerate(frames):
+            if frame.id == last:
+                return frames[at + 1 :]
+        return None
+
+    def wait(self, last: str, timeout: float) -> None:
+        """Until a frame newer than ``last`` is held, or ``timeout`` seconds."""
+        with self._changed:
+            if self._latest == last or self._latest is None:
+                self._changed.wait(timeout)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    # -- the reader ------------------------------------------------------------------------------
+
+    def _afresh(self) -> None:
+        self._stop = threading.Event()
+
+    def _read(self) -> None:
+        keep_serving(
+            self._stream.reader, self._follow, stop=self._stop, retry_seconds=0.5, name="frames"
+        )
+
+    def _follow(self, reader: FrameReader) -> None:
+        start = self._stream.keyframe()
+        last = "0-0"
+        if start is not None:
+            self._take(start, whole=True)
+            last = start.id
+        while not self._stop.is_set():
+            for frame in reader.after(last, block_ms=self._block_ms):
+                self._take(frame)
+                last = frame.id
+
+    def _take(self, frame: StoredFrame, *, whole: bool = False) -> None:
+        full, public = loads(frame.full), loads(frame.public)
+        with self._changed:
+            if self._tiles is None or full.get("full"):
+                self._tiles = {"full": {}, "public": {}}
+            apply(self._tiles["full"], full)
+            apply(self._tiles["public"], public)
+            self._cursor = full["cursor"]
+            if whole:
+                self._ring.clear()
+                self._base = frame.id
+            else:
+                if len(self._ring) == self._ring.maxlen:
+                    self._base = self._ring[0].id
+                rendered = Rendered(
+                    frame.id,
+                    sse(frame.id, frame.full),
+                    sse(frame.id, frame.public) if public["tables"] else "",
+                )
+                self._ring.append(rendered)
+            self._latest = frame.id
+            self._changed.notify_all()

@@ -1,0 +1,114 @@
+"""The lobby in frames over SSE (``/v1/events?frames=1``): a full frame first, then the frames;
+a client keeping tiles by them holds ``GET /v1/tables``; frames come no faster than
+``ROADS_FRAME_MS``; a client resumes by frame id, and one too far behind gets the whole lobby."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+from api.codecs.frames import apply
+from tests.api_helpers import post_round
+from tests.conftest import AUTH, make_app
+from tests.live.test_events import read
+
+FRAME_MS = 100
+
+
+@pytest.fixture
+def app(backend, redis_client):
+    app = make_app(backend.url, cluster=backend.cluster, sse_heartbeat=0.2, frame_ms=FRAME_MS)
+    yield app
+    app.extensions["roads"].framer.stop()  # its thread would build on the next test's Redis
+
+
+def lobby(client, headers=None) -> dict[str, dict]:
+    return {t["table"]: t for t in client.get("/v1/tables", headers=headers or {}).json["tables"]}
+
+
+def settle(client, stream, held: dict, headers=None, seconds: float = 5.0) -> list[dict]:
+    """Read frames, applying them, until ``held`` equals ``GET /v1/tables``."""
+    deadline, seen = time.monotonic() + seconds, []
+    while time.monotonic() < deadline:
+        if held == lobby(client, headers):
+            return seen
+        frames, _ = read(stream, 1, seconds=0.5)
+        for frame in frames:
+            assert frame["event"] == "frame"
+            apply(held, frame["data"])
+            seen.append(frame)
+    raise AssertionError("the frames did not bring the lobby")
+
+
+def test_a_client_keeps_the_lobby_by_frames(client):
+    for table in ("a1", "a2"):
+        post_round(client, 1, table, "s1", result="B")
+    stream = client.get("/v1/events?frames=1", buffered=False)
+    assert stream.status_code == 200 and stream.mimetype == "text/event-stream"
+    (first,), _ = read(stream, 1)
+    assert first["data"]["full"] is True and set(first["data"]["tables"]) <= {"a1", "a2"}
+    held: dict = {}
+    apply(held, first["data"])
+    seen = settle(client, stream, held)
+    post_round(client, 2, "a1", "s1", result="P")  # one round: its frame carries the result
+    one = settle(client, stream, held)
+    changes = [f["data"]["tables"]["a1"] for f in one if "a1" in f["data"]["tables"]]
+    assert [change.get("results") for change in changes] == [["P"]], one
+    seen += one
+    for number, result in enumerate("PBT", start=3):
+        post_round(client, number, "a1", "s1", result=result)
+    client.post("/v1/tables/a1/shoes/s1/rounds/2/void", headers=AUTH)
+    post_round(client, 1, "a2", "s2", result="P")  # a new shoe
+    client.delete("/v1/tables/a2", headers=AUTH)  # retired
+    post_round(client, 1, "a3", "s1", result="B")  # a new table
+    seen += settle(client, stream, held)
+    stream.close()
+    stamps = [int(frame["id"].split("-")[0]) for frame in [first, *seen]]
+    assert all(b - a >= FRAME_MS - 5 for a, b in itertools.pairwise(stamps)), stamps
+
+
+def test_without_a_read_key_the_frames_carry_no_odds(backend, redis_client):
+    app = make_app(backend.url, public_odds=False, sse_heartbeat=0.2, frame_ms=FRAME_MS)
+    client = app.test_client()
+    stop = app.extensions["roads"].framer.stop
+    post_round(client, 1, "o1", "s1", result="B")
+    stream = client.get("/v1/events?frames=1", buffered=False)
+    (first,), _ = read(stream, 1)
+    held: dict = {}
+    apply(held, first["data"])
+    settle(client, stream, held)
+    assert all(tile["edge"] == {} for tile in held.values())
+    stream.close()
+    stop()
+
+
+def test_a_client_resumes_by_frame_and_one_too_far_behind_gets_the_whole_lobby(client):
+    post_round(client, 1, "r1", "s1", result="B")
+    stream = client.get("/v1/events?frames=1", buffered=False)
+    (first,), _ = read(stream, 1)
+    held: dict = {}
+    apply(held, first["data"])
+    settle(client, stream, held)
+    post_round(client, 2, "r1", "s1", result="P")
+    seen = settle(client, stream, held)
+    stream.close()
+    post_round(client, 3, "r1", "s1", result="P")
+    resumed = client.get(
+        "/v1/events?frames=1",
+        buffered=False,
+        headers={"Last-Event-ID": seen[-1]["id"] if seen else first["id"]},
+    )
+    frames, _ = read(resumed, 1)
+    assert "full" not in frames[0]["data"]  # the frames after it, not the whole lobby
+    resumed.close()
+    lost = client.get("/v1/events?frames=1", buffered=False, headers={"Last-Event-ID": "1-0"})
+    (whole,), _ = read(lost, 1)
+    assert whole["data"]["full"] is True
+    lost.close()
+
+
+def test_frames_are_the_lobbys_alone(client):
+    answer = client.get("/v1/events?frames=1&tables=a1")
+    assert answer.status_code == 400 and "without tables" in answer.json["message"]
