@@ -1,14 +1,16 @@
 // The lobby page: plain JavaScript modules over the public API (/v1/tables, /v1/good-roads,
 // /v1/patterns, /v1/events and the PNG roads). No build step.
 //
-// Tiles update from the lobby channel (each round event carries the table's tile); the table
-// view keeps its roads document by the road patches of its table's channel (./roadfeed.js).
+// Tiles are kept by the lobby's frames (./frames.js: a full frame, then each table's changes);
+// the table view keeps its roads document by the road patches of its table's channel
+// (./roadfeed.js).
 // Modules: i18n.js (languages), router.js (deep links), tiles.js, tableview.js, goodroads.js.
 import { GoodRoads } from "./goodroads.js";
 import { chosenLanguage, current, LANGUAGES, t, useLanguage } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { Router } from "./router.js";
 import { TableView } from "./tableview.js";
+import { applyFrame, goodRoadsStarted } from "./frames.js";
 import { el, roadName, tileNode } from "./tiles.js";
 
 const SEARCH_FROM = 13; // tables from which the lobby offers a search box
@@ -24,6 +26,7 @@ const state = {
   tiles: new Map(), // table id -> tile (summary) from /v1/tables
   order: [], // table ids in display order; re-sorted only when the player asks
   badgeCursor: null,
+  framed: false, // the lobby's frames keep the tiles
 };
 
 const $ = (selector) => document.querySelector(selector);
@@ -71,10 +74,12 @@ async function loadTables() {
   const answer = await getJSON(`/v1/tables?${query}`);
   if (state.badgeCursor === null) state.badgeCursor = answer.cursor;
   const known = new Set(state.order);
-  state.tiles = new Map(answer.tables.map((tile) => [tile.table, tile]));
+  // Once the frames flow they keep the tiles (a read may be newer than the last frame, and the
+  // next frame is a change from that one); the read gives the order and the badge.
+  if (!state.framed) state.tiles = new Map(answer.tables.map((tile) => [tile.table, tile]));
   // Keep the order the player last sorted by; new tables go at the end.
   state.order = state.order.filter((id) => state.tiles.has(id))
-    .concat(answer.tables.map((tile) => tile.table).filter((id) => !known.has(id)));
+    .concat(answer.tables.map((tile) => tile.table).filter((id) => !known.has(id) && state.tiles.has(id)));
   const badge = $("#badge");
   badge.hidden = !state.sorted || !answer.grown;
   badge.textContent = answer.grown || "";
@@ -170,40 +175,44 @@ function refreshSoon(delay = 250) {
   }, delay);
 }
 
-// A round, void or correction on the lobby channel carries the table's tile as it now is.
-function updateTile(data) {
-  const tile = state.tiles.get(data.table);
-  if (!tile || !data.summary) {
-    refreshSoon(); // a table this page has not seen yet
-    return;
+// The lobby in frames: the first holds every tile, each next one what changed since (frames.js).
+function onFrame(frame) {
+  state.framed = true;
+  const { changed, removed } = applyFrame(state.tiles, frame);
+  const known = new Set(state.order);
+  state.order = state.order.filter((id) => state.tiles.has(id))
+    .concat([...state.tiles.keys()].filter((id) => !known.has(id)));
+  if (frame.full || removed.length || [...changed.keys()].some((id) => !known.has(id))) {
+    render();
+  } else {
+    for (const table of changed.keys()) {
+      const fresh = state.tiles.get(table);
+      for (const node of document.querySelectorAll(`#tiles .tile[data-table="${CSS.escape(table)}"]`)) {
+        if (shown(fresh)) node.replaceWith(tileNode(fresh, view()));
+      }
+    }
   }
-  const fresh = { ...tile, ...data.summary };
-  state.tiles.set(data.table, fresh);
-  for (const node of document.querySelectorAll(`#tiles .tile[data-table="${CSS.escape(data.table)}"]`)) {
-    if (shown(fresh)) node.replaceWith(tileNode(fresh, view()));
+  let goodChanged = false;
+  for (const [table, before] of changed) {
+    const after = state.tiles.get(table);
+    if (JSON.stringify(before?.good_roads ?? []) !== JSON.stringify(after.good_roads)) goodChanged = true;
+    if (frame.full) continue; // what a player missed while away is not news
+    for (const found of goodRoadsStarted(before, after)) {
+      if (!goodRoads.notices({ table, pattern: found.pattern, state: "start" })) continue;
+      toast(t("toast.good", { pattern: t(`pattern.${found.pattern}.name`), table: after.name ?? table }), table);
+      setTimeout(() => flash(table), 300);
+    }
   }
+  if ((goodChanged || removed.length) && state.tab === "good") goodRoads.load().catch(() => {});
   // The sort badge counts the runs that grew since the player sorted: read it now and then.
-  if (state.sorted) refreshSoon(5000);
+  if (state.sorted && changed.size) refreshSoon(5000);
 }
 
 function listen() {
-  const events = new EventSource(readKey ? `/v1/events?key=${encodeURIComponent(readKey)}` : "/v1/events");
-  for (const kind of ["round", "correction", "void"]) {
-    events.addEventListener(kind, (event) => updateTile(JSON.parse(event.data)));
-  }
-  for (const kind of ["shoe", "edge", "retired"]) events.addEventListener(kind, () => refreshSoon());
-  events.addEventListener("good_road", (event) => {
-    const data = JSON.parse(event.data);
-    refreshSoon();
-    if (!goodRoads.notices(data)) return;
-    const name = state.tiles.get(data.table)?.name ?? data.table;
-    toast(t("toast.good", { pattern: t(`pattern.${data.pattern}.name`), table: name }), data.table);
-    setTimeout(() => flash(data.table), 300);
-  });
-  events.addEventListener("reset", () => resort());
-  // The feed starts when the server subscribes (before the stream opens): a change made between
-  // the first lobby read and that instant came with no event, so read the lobby again now.
-  events.addEventListener("open", () => refreshSoon());
+  const query = new URLSearchParams({ frames: "1" });
+  if (readKey) query.set("key", readKey);
+  const events = new EventSource(`/v1/events?${query}`);
+  events.addEventListener("frame", (event) => onFrame(JSON.parse(event.data)));
 }
 
 // -- controls ------------------------------------------------------------------------------

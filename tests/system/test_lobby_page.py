@@ -192,3 +192,48 @@ def test_the_odds_and_edge_flags_show_only_with_a_read_key(redis_server, browser
         tile(page, "Golf Cards").click()
         expect(page.locator("#tv-odds .favourable", has_text="Player Pair")).to_be_visible()
         page.close()
+
+
+def tiles_text(page) -> dict[str, str]:
+    """What each tile of the All tables view says (its pictures aside), by table."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#tiles .tile')]
+            .map((node) => [node.dataset.table, node.innerText]))"""
+    )
+
+
+def test_tiles_kept_by_frames_equal_a_fresh_load(service, browser):
+    """Rounds, a correction, a void, a new shoe, a retirement and a Good Road: the tiles the page
+    keeps by the lobby's frames say what a page loaded afresh says."""
+    send(service, "PUT", "/v1/tables/delta", {"name": "Delta Frames"})
+    deal(service, "delta", "BPB")
+    page = browser.new_page(viewport={"width": 1280, "height": 2000})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(service + "/")
+    expect(tile(page, "Delta Frames")).to_contain_text("3 rounds")
+    deal(service, "delta", "PPT", first=4)
+    expect(tile(page, "Delta Frames")).to_contain_text("6 rounds")
+    same_as_a_fresh_load(browser, service, page, "6 rounds")
+    send(service, "PUT", "/v1/tables/delta/shoes/s1/rounds/2", {"result": "B"})
+    send(service, "POST", "/v1/tables/delta/shoes/s1/rounds/3/void", {})
+    deal(service, "delta", "BBBBB", shoe="s2")  # a new shoe, and a banker streak: a Good Road
+    send(service, "PUT", "/v1/tables/echo", {"name": "Echo Gone"})
+    deal(service, "echo", "P")
+    expect(tile(page, "Echo Gone")).to_be_visible()
+    send(service, "DELETE", "/v1/tables/echo", None)
+    expect(tile(page, "Echo Gone")).to_have_count(0)
+    expect(tile(page, "Delta Frames")).to_contain_text("5 rounds")
+    deal(service, "delta", "P", first=6, shoe="s2")
+    expect(tile(page, "Delta Frames")).to_contain_text("6 rounds")
+    same_as_a_fresh_load(browser, service, page, "6 rounds")
+    assert errors == []
+    page.close()
+
+
+def same_as_a_fresh_load(browser, service, page, rounds: str) -> None:
+    fresh = browser.new_page(viewport={"width": 1280, "height": 2000})
+    fresh.goto(service + "/")
+    expect(tile(fresh, "Delta Frames")).to_contain_text(rounds)
+    assert tiles_text(page) == tiles_text(fresh)
+    fresh.close()
