@@ -14,6 +14,12 @@ Targets (issue 17): Pushpin holds >= 10,000 clients at p99 <= 250 ms and >= 3x t
 feed's N; the built-in feed holds 5,000 at p99 <= 500 ms.
 
     .venv/bin/python benchmarks/feed_bench.py [--builtin 2000,5000,...] [--pushpin ...]
+    .venv/bin/python benchmarks/feed_bench.py --frames 1000,2000,5000,10000 --rate 20
+
+With ``--frames``, the lobby in frames (``/v1/events?frames=1``) on the built-in feed alone: a
+lobby of ``--tables`` tables (500), rounds at ``--rate``; per N viewers, frames delivered of
+those due, each frame's delay from its XADD to its arrival (p50/p99), bytes per viewer per
+second, frames per second, CPU and RSS.
 """
 
 from __future__ import annotations
@@ -224,6 +230,69 @@ def service_pids(base) -> list[int]:
     return [base.process.pid, *base.workers()]
 
 
+def measure_frames(port: int, clients: int, dealer: Dealer, watched: dict, args) -> dict:
+    """One step of the frames ladder: ``clients`` viewers of ``/v1/events?frames=1`` while
+    rounds are dealt; each frame's delay is its arrival minus its id's time (its XADD)."""
+    with Load(port, "/v1/events?frames=1", clients, processes=args.processes) as load:
+        time.sleep(2)
+        usage = {name: Usage(pids()) for name, pids in watched.items()}
+        began, wall = time.monotonic(), time.time() * 1000
+        dealer.run(args.rate, args.seconds)
+        time.sleep(args.drain)
+        elapsed = time.monotonic() - began
+        found = load.results()
+        figures = {name: (use.used() / elapsed, use.rss_mb()) for name, use in usage.items()}
+    frames = [[a for a in arrivals if a[1] >= wall] for arrivals in found["arrivals"]]
+    due = max((len(f) for f in frames), default=0)
+    delays = sorted((at * 1000 - ms) for f in frames for at, ms in f)
+    return {
+        "clients": clients,
+        "connected": load.connected,
+        "retried": load.retried,
+        "delivered": sum(len(f) for f in frames),
+        "due": due * load.connected,
+        "p50": delays[len(delays) // 2] if delays else float("nan"),
+        "p99": delays[int(0.99 * (len(delays) - 1))] if delays else float("nan"),
+        "usage": figures,
+        "generator_cpu": found["cpu_seconds"] / elapsed,
+        "bytes_per_viewer_s": found["bytes"] / max(1, load.connected) / elapsed,
+        "frames_per_s": due / elapsed,
+    }
+
+
+def frames_ladder(base, redis, counts: list[int], args) -> list[dict]:
+    tables = [f"lobby-{n:03d}" for n in range(args.tables)]
+    dealer = Dealer(base, tables)
+    for table in tables:
+        dealer.deal(table)
+    watched = {"service": lambda: service_pids(base), "redis": lambda: [redis.process.pid]}
+    print(
+        f"\nLobby in frames (built-in): {args.tables} tables, rounds at {args.rate:g}/s for "
+        f"{args.seconds:g} s; delay = a frame's arrival - its XADD (a change waits up to "
+        "ROADS_FRAME_MS more for its frame)"
+    )
+    print(
+        "  viewers  conn'd tries  frames delivered/due   p50 ms   p99 ms  B/viewer/s  "
+        "frames/s  CPU (of one core), RSS"
+    )
+    steps = []
+    for clients in counts:
+        step = measure_frames(port_of(base), clients, dealer, watched, args)
+        usage = "  ".join(
+            f"{name} {cpu * 100:4.0f}% {rss:5.0f} MB" for name, (cpu, rss) in step["usage"].items()
+        )
+        print(
+            f"  {clients:>7,}  {step['connected']:>6,} {step['retried']:>5,}  "
+            f"{step['delivered']:>9,}/{step['due']:<9,}  {step['p50']:7.1f}  {step['p99']:7.1f}"
+            f"  {step['bytes_per_viewer_s']:10,.0f}  {step['frames_per_s']:8.2f}  {usage}  "
+            f"generator {step['generator_cpu'] * 100:4.0f}%",
+            flush=True,
+        )
+        steps.append(step)
+        time.sleep(3)
+    return steps
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--builtin", default="2000,5000,7500,10000")
@@ -232,7 +301,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--drain", type=float, default=3.0, help="seconds to wait after dealing")
     parser.add_argument("--processes", type=int, default=4)
+    parser.add_argument(
+        "--frames", default="", help="viewers of the lobby in frames (built-in), e.g. 1000,5000"
+    )
+    parser.add_argument("--tables", type=int, default=500, help="tables of the frames lobby")
     args = parser.parse_args()
+    if args.frames:
+        counts = [int(n) for n in args.frames.split(",") if n]
+        with serving.redis_server() as redis, service(redis.url) as base:
+            frames_ladder(base, redis, counts, args)
+        return
     builtin = [int(n) for n in args.builtin.split(",") if n]
     proxied = [int(n) for n in args.pushpin.split(",") if n]
     port = free_port()

@@ -17,18 +17,21 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
 MARK = b"event: round"
+FRAME = b"event: frame"  # of the lobby in frames (?frames=1): each noted with its id's time
 CONNECT_BATCH = 50  # connections a process opens at once, ...
 CONNECT_PAUSE = 0.1  # ... this many seconds apart (viewers arrive over time, not at once)
 RETRIES = 5  # a client answered other than 200 tries again a second later, this many times
 
 
 class Listener(asyncio.Protocol):
-    """One SSE client: sends its request, then notes the arrival time of every round event."""
+    """One SSE client: sends its request, then notes the arrival time of every round event (or,
+    of the lobby in frames, every frame's arrival wall-clock time and its id's milliseconds)."""
 
-    def __init__(self, request: bytes, answered: asyncio.Future) -> None:
+    def __init__(self, request: bytes, answered: asyncio.Future, frames: bool = False) -> None:
         self.request = request
         self.answered = answered
-        self.arrivals: list[float] = []
+        self.frames = frames
+        self.arrivals: list = []
         self.tail = b""  # a marker split across two reads
         self.received = 0
 
@@ -41,6 +44,18 @@ class Listener(asyncio.Protocol):
         text = self.tail + data
         if not self.answered.done() and b"\r\n\r\n" in text:
             self.answered.set_result(text.startswith((b"HTTP/1.1 200", b"HTTP/1.0 200")))
+        if self.frames:
+            # An id line before each frame: "id: MILLIS-N". Frames are large; keep a tail only.
+            wall = time.time()
+            at = 0
+            while (found := text.find(b"\nid: ", at)) != -1:
+                end = text.find(b"-", found)
+                if end == -1 or text.find(b"\n", found + 1) == -1:
+                    break
+                self.arrivals.append((wall, int(text[found + 5 : end])))
+                at = end
+            self.tail = text[max(at, len(text) - 64) :]
+            return
         self.arrivals.extend([now] * text.count(MARK))
         self.tail = text[-(len(MARK) - 1) :]
 
@@ -56,7 +71,7 @@ async def _listen(port: int, path: str, count: int, source: str, control: Connec
 
     async def connect() -> bool:
         answered = loop.create_future()
-        listener = Listener(request, answered)
+        listener = Listener(request, answered, frames="frames=1" in path)
         try:
             transport, _ = await loop.create_connection(
                 lambda: listener, "127.0.0.1", port, local_addr=(source, 0)

@@ -178,11 +178,14 @@ function refreshSoon(delay = 250) {
 // The lobby in frames: the first holds every tile, each next one what changed since (frames.js).
 function onFrame(frame) {
   state.framed = true;
-  const { changed, removed } = applyFrame(state.tiles, frame);
+  const { changed: touched, removed } = applyFrame(state.tiles, frame);
+  // A full frame (the first) names every table: redraw only those whose tile is not the same.
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const changed = new Map([...touched].filter(([table, before]) => !same(before, state.tiles.get(table))));
   const known = new Set(state.order);
   state.order = state.order.filter((id) => state.tiles.has(id))
     .concat([...state.tiles.keys()].filter((id) => !known.has(id)));
-  if (frame.full || removed.length || [...changed.keys()].some((id) => !known.has(id))) {
+  if (removed.length || [...changed.keys()].some((id) => !known.has(id))) {
     render();
   } else {
     for (const table of changed.keys()) {

@@ -205,26 +205,26 @@ def tiles_text(page) -> dict[str, str]:
 def test_tiles_kept_by_frames_equal_a_fresh_load(service, browser):
     """Rounds, a correction, a void, a new shoe, a retirement and a Good Road: the tiles the page
     keeps by the lobby's frames say what a page loaded afresh says."""
-    send(service, "PUT", "/v1/tables/delta", {"name": "Delta Frames"})
-    deal(service, "delta", "BPB")
+    send(service, "PUT", "/v1/tables/framed", {"name": "Delta Frames"})
+    deal(service, "framed", "BPB")
     page = browser.new_page(viewport={"width": 1280, "height": 2000})
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(service + "/")
     expect(tile(page, "Delta Frames")).to_contain_text("3 rounds")
-    deal(service, "delta", "PPT", first=4)
+    deal(service, "framed", "PPT", first=4)
     expect(tile(page, "Delta Frames")).to_contain_text("6 rounds")
     same_as_a_fresh_load(browser, service, page, "6 rounds")
-    send(service, "PUT", "/v1/tables/delta/shoes/s1/rounds/2", {"result": "B"})
-    send(service, "POST", "/v1/tables/delta/shoes/s1/rounds/3/void", {})
-    deal(service, "delta", "BBBBB", shoe="s2")  # a new shoe, and a banker streak: a Good Road
-    send(service, "PUT", "/v1/tables/echo", {"name": "Echo Gone"})
-    deal(service, "echo", "P")
+    send(service, "PUT", "/v1/tables/framed/shoes/s1/rounds/2", {"result": "B"})
+    send(service, "POST", "/v1/tables/framed/shoes/s1/rounds/3/void", {})
+    deal(service, "framed", "BBBBB", shoe="s2")  # a new shoe, and a banker streak: a Good Road
+    send(service, "PUT", "/v1/tables/framed-gone", {"name": "Echo Gone"})
+    deal(service, "framed-gone", "P")
     expect(tile(page, "Echo Gone")).to_be_visible()
-    send(service, "DELETE", "/v1/tables/echo", None)
+    send(service, "DELETE", "/v1/tables/framed-gone", None)
     expect(tile(page, "Echo Gone")).to_have_count(0)
     expect(tile(page, "Delta Frames")).to_contain_text("5 rounds")
-    deal(service, "delta", "P", first=6, shoe="s2")
+    deal(service, "framed", "P", first=6, shoe="s2")
     expect(tile(page, "Delta Frames")).to_contain_text("6 rounds")
     same_as_a_fresh_load(browser, service, page, "6 rounds")
     assert errors == []
