@@ -13,15 +13,12 @@ when the lobby's cursor has not moved. A builder that takes the lease starts wit
 from __future__ import annotations
 
 import logging
-import os
-import threading
 import time
-import uuid
 from typing import Any
 
 from api.codecs.frames import tile_delta
 from api.codecs.jsontext import Fragment, dumps, loads
-from api.live.reconnecting import ProcessThread
+from api.live.candidate import Candidate
 from api.storage.framestream import FrameStream
 from api.storage.lobby import Lobby
 
@@ -31,7 +28,7 @@ LEASE_MS = 5_000
 KEYFRAME_SECONDS = 10.0  # how often the keyframe (every tile) is kept, for feeds that start
 
 
-class FrameBuilder:
+class FrameBuilder(Candidate):
     """This process's candidate frame builder (:meth:`start`, after any fork); :meth:`step`
     builds one frame, for a caller that drives it (the tests)."""
 
@@ -42,24 +39,13 @@ class FrameBuilder:
         self.frames = frames
         self.frame_ms = frame_ms
         self.lease_ms = lease_ms
-        self.holder = ""
         self._cursor: tuple[str, int] | None = None
         self._tiles: dict[str, tuple[bytes, bytes]] | None = None  # table -> (full, public)
         self._keyframed = 0.0
-        self._stop = threading.Event()
-        self._thread = ProcessThread(self._run, "frame-builder")
-        self._afresh()
+        super().__init__("frame-builder")
 
-    def start(self) -> None:
-        self._thread.ensure_running(self._afresh)
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def _afresh(self) -> None:
-        self.holder = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    def forget(self) -> None:
         self._tiles = None
-        self._stop = threading.Event()
 
     def _run(self) -> None:
         next_at = time.monotonic()

@@ -14,14 +14,12 @@ clients still get it once.
 from __future__ import annotations
 
 import logging
-import os
-import threading
 import urllib.request
-import uuid
 from collections.abc import Callable, Sequence
 
+from api.live.candidate import Candidate
 from api.live.grip import publish_body, publish_items
-from api.live.reconnecting import ProcessThread, keep_serving
+from api.live.reconnecting import keep_serving
 from api.metrics import FEED_EVENTS, FEED_LAG, lag_of
 from api.storage.publishing import PublishingSession
 
@@ -32,7 +30,7 @@ LEASE_MS = 5_000
 BATCH = 200  # events a publish request carries at most
 
 
-class Publisher:
+class Publisher(Candidate):
     """This process's candidate publisher (started with :meth:`start`, after any fork)."""
 
     def __init__(
@@ -51,20 +49,8 @@ class Publisher:
         self._public_odds = public_odds
         self._lease_ms = lease_ms
         self._retry = retry_seconds
-        self._stop = threading.Event()
-        self._thread = ProcessThread(self._run, "grip-publisher")
-        self.holder = ""
         self.published = 0  # events this process published
-
-    def start(self) -> None:
-        self._thread.ensure_running(self._afresh)
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def _afresh(self) -> None:
-        self.holder = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        self._stop = threading.Event()
+        super().__init__("grip-publisher")
 
     def _run(self) -> None:
         keep_serving(

@@ -20,14 +20,11 @@ Once a second a pass also lets the shoes that are due leave Redis (:mod:`api.rec
 from __future__ import annotations
 
 import logging
-import os
-import threading
 import time
-import uuid
 from collections.abc import Callable
 
 from api.codecs.writelog import LoggedWrite
-from api.live.reconnecting import ProcessThread
+from api.live.candidate import Candidate
 from api.metrics import RECORD_BEHIND, RECORD_LAG, RECORDED
 from api.record.database import Database
 from api.record.ledger import Ledger
@@ -39,7 +36,7 @@ LEASE_MS = 5_000
 PASS_LIMIT = 20_000  # writes a pass reads at most
 
 
-class Recorder:
+class Recorder(Candidate):
     """This process's candidate recorder (started with :meth:`start`, after any fork);
     :meth:`step` is one pass, for a caller that drives it (the tests, a benchmark)."""
 
@@ -66,24 +63,13 @@ class Recorder:
         self.pause = pause_seconds
         self.sweep = sweep_seconds
         self.batch = batch
-        self.holder = ""
         self._positions: dict[str, int] | None = None  # the record's numbers, while held
         self._tables: list[str] = []
         self._swept = 0.0
-        self._stop = threading.Event()
-        self._thread = ProcessThread(self._run, "recorder")
-        self._afresh()
+        super().__init__("recorder")
 
-    def start(self) -> None:
-        self._thread.ensure_running(self._afresh)
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def _afresh(self) -> None:
-        self.holder = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    def forget(self) -> None:
         self._positions = None
-        self._stop = threading.Event()
 
     def run(self) -> None:
         """Record until :meth:`stop` (in the calling thread: the recorder's own process)."""

@@ -42,16 +42,24 @@ def settle(client, stream, held: dict, headers=None, seconds: float = 5.0) -> li
     raise AssertionError("the frames did not bring the lobby")
 
 
-def test_a_client_keeps_the_lobby_by_frames(client):
-    for table in ("a1", "a2"):
-        post_round(client, 1, table, "s1", result="B")
+def following(client):
+    """A frames client that holds the whole lobby: its stream, its tiles, its first frame."""
     stream = client.get("/v1/events?frames=1", buffered=False)
     assert stream.status_code == 200 and stream.mimetype == "text/event-stream"
     (first,), _ = read(stream, 1)
-    assert first["data"]["full"] is True and set(first["data"]["tables"]) <= {"a1", "a2"}
+    assert first["data"]["full"] is True
     held: dict = {}
     apply(held, first["data"])
-    seen = settle(client, stream, held)
+    settle(client, stream, held)
+    return stream, held, first
+
+
+def test_a_client_keeps_the_lobby_by_frames(client):
+    for table in ("a1", "a2"):
+        post_round(client, 1, table, "s1", result="B")
+    stream, held, first = following(client)
+    assert set(first["data"]["tables"]) <= {"a1", "a2"}
+    seen: list = []
     post_round(client, 2, "a1", "s1", result="P")  # one round: its frame carries the result
     one = settle(client, stream, held)
     changes = [f["data"]["tables"]["a1"] for f in one if "a1" in f["data"]["tables"]]
@@ -74,11 +82,7 @@ def test_without_a_read_key_the_frames_carry_no_odds(backend, redis_client):
     client = app.test_client()
     stop = app.extensions["roads"].framer.stop
     post_round(client, 1, "o1", "s1", result="B")
-    stream = client.get("/v1/events?frames=1", buffered=False)
-    (first,), _ = read(stream, 1)
-    held: dict = {}
-    apply(held, first["data"])
-    settle(client, stream, held)
+    stream, held, _ = following(client)
     assert all(tile["edge"] == {} for tile in held.values())
     stream.close()
     stop()
@@ -86,11 +90,7 @@ def test_without_a_read_key_the_frames_carry_no_odds(backend, redis_client):
 
 def test_a_client_resumes_by_frame_and_one_too_far_behind_gets_the_whole_lobby(client):
     post_round(client, 1, "r1", "s1", result="B")
-    stream = client.get("/v1/events?frames=1", buffered=False)
-    (first,), _ = read(stream, 1)
-    held: dict = {}
-    apply(held, first["data"])
-    settle(client, stream, held)
+    stream, held, first = following(client)
     post_round(client, 2, "r1", "s1", result="P")
     seen = settle(client, stream, held)
     stream.close()
