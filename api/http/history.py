@@ -13,8 +13,8 @@ from flask import Response
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
+from api.http.historyschemas import RecordedShoeSchema, ShoeListSchema
 from api.http.requests import ExportQuerySchema, ShoesQuerySchema
-from api.http.responses import RecordedShoeSchema, ShoeListSchema
 from api.record.history import BadCursor, ExportLine, History
 
 blp = Blueprint("history", __name__, description="A table's past, from the record.")
