@@ -86,28 +86,18 @@ def test_each_layer_says_what_it_holds_and_may_import(layer):
     assert doc and "May import" in doc
 
 
-def test_redis_is_reached_through_storage_alone():
+@pytest.mark.parametrize(
+    ("clients", "package"),
+    [(("redis", "fakeredis"), "storage"), (("psycopg", "psycopg_pool"), "record")],
+)
+def test_each_store_is_reached_through_one_package(clients, package):
+    """Redis through api/storage alone, PostgreSQL through api/record alone."""
     outside = [
         str(path.relative_to(ROOT))
         for folder in ("api", "roads")
         for path in sorted(ROOT.joinpath(folder).rglob("*.py"))
-        if "storage" not in path.parts
-        and any(
-            name.split(".")[0] in ("redis", "fakeredis") for name in imported(path, everything=True)
-        )
-    ]
-    assert outside == []
-
-
-def test_postgresql_is_reached_through_the_record_alone():
-    outside = [
-        str(path.relative_to(ROOT))
-        for folder in ("api", "roads")
-        for path in sorted(ROOT.joinpath(folder).rglob("*.py"))
-        if "record" not in path.parts
-        and any(
-            name.split(".")[0].startswith("psycopg") for name in imported(path, everything=True)
-        )
+        if package not in path.parts
+        and any(name.split(".")[0] in clients for name in imported(path, everything=True))
     ]
     assert outside == []
 

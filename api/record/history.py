@@ -200,8 +200,12 @@ def _encode_cursor(last: ShoeSummary) -> str:
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """The position a cursor names; :class:`BadCursor` for anything this service did not hand
+    out (PostgreSQL's text holds no NUL: such a shoe would fail the query, not answer 400)."""
     try:
         opened, shoe = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        return datetime.fromisoformat(opened), str(shoe)
+        if not isinstance(shoe, str) or "\x00" in shoe:
+            raise ValueError(shoe)
+        return datetime.fromisoformat(opened), shoe
     except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
         raise BadCursor("cursor is not one this service handed out") from None

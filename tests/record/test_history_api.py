@@ -3,6 +3,8 @@ export (NDJSON and CSV) that ``python -m roads.verify`` checks, and a tampered r
 
 from __future__ import annotations
 
+import base64
+import json
 import subprocess
 import sys
 
@@ -40,7 +42,9 @@ def test_bad_pages_and_unknown_names_are_clear_4xx(record_app):
     client = record_app.test_client()
     feed(client, "B", table="pages", shoe="s1")
     record_all(record_app.extensions["roads"].record.recorder)
-    for query in ("cursor=notours", "limit=0", "limit=1000", "limit=x"):
+    nul = base64.urlsafe_b64encode(json.dumps(["2026-01-01T00:00:00", "s\u0000"]).encode())
+    bad_cursors = ("cursor=notours", f"cursor={nul.decode().rstrip('=')}")
+    for query in (*bad_cursors, "limit=0", "limit=1000", "limit=x"):
         answer = client.get(f"/v1/tables/pages/shoes?{query}")
         assert answer.status_code == 400 and answer.json["message"], query
     assert client.get("/v1/tables/nobody/shoes").status_code == 404
