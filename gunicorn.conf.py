@@ -120,8 +120,8 @@ def child_exit(server, worker):
 
 
 def post_worker_init(worker):
-    """Start the demo feeder, the GRIP publisher and the picture painters inside the worker
-    (threads do not survive the fork); with ``ROADS_NICE``, lower the worker's CPU
+    """Start the demo feeder, the GRIP publishers (events and frames) and the picture painters
+    inside the worker (threads do not survive the fork); with ``ROADS_NICE``, lower the worker's CPU
     priority (an instance that serves the public, beside an ingest instance on the same host:
     see docs/operations.md)."""
     nice = int(os.environ.get("ROADS_NICE", "0"))
@@ -133,5 +133,7 @@ def post_worker_init(worker):
     services = worker.wsgi.extensions.get("roads")  # absent in the benchmarks' bare app
     if services is not None and services.publisher is not None:
         services.publisher.start()
+        services.framer.start()
+        services.frame_publisher.start()
     if services is not None:
         services.painters.start()

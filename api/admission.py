@@ -8,7 +8,8 @@ metrics do: the services hold the gates, the views enter them."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 
@@ -31,3 +32,29 @@ class Gate:
             yield
         finally:
             self._open.release()
+
+
+class Pace:
+    """At most ``rate`` admissions a second, in bursts of up to ``rate`` (a token bucket);
+    ``rate`` 0 admits all. New live-feed viewers pass one, so a reconnecting crowd (a proxy or an
+    instance restarted under 10,000 viewers) is spread over seconds instead of landing at once:
+    each new viewer first reads the whole lobby, the costliest answer of the feed."""
+
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self._clock = clock
+        self._tokens = rate
+        self._at = clock()
+        self._lock = threading.Lock()
+
+    def admit(self) -> bool:
+        if self.rate <= 0:
+            return True
+        with self._lock:
+            now = self._clock()
+            self._tokens = min(self.rate, self._tokens + (now - self._at) * self.rate)
+            self._at = now
+            if self._tokens < 1:
+                return False
+            self._tokens -= 1
+            return True

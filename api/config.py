@@ -94,6 +94,7 @@ class Settings:
     render_rate: float = 50.0
     custom_queries: int = 2
     feed_clients: int = 3000
+    feed_accepts: float = 500.0
     database_url: str | None = None
     hot_seconds: int = 86400
     frame_ms: int = 500
@@ -137,6 +138,7 @@ class Settings:
             render_rate=_number(env, "ROADS_RENDER_RATE", 50.0, float),
             custom_queries=_number(env, "ROADS_CUSTOM_QUERIES", 2, int),
             feed_clients=_number(env, "ROADS_FEED_CLIENTS", 3000, int),
+            feed_accepts=_number(env, "ROADS_FEED_ACCEPTS", 500.0, float),
             database_url=_database(env),
             hot_seconds=_number(env, "ROADS_HOT_SECONDS", 86400, int),
             frame_ms=_number(env, "ROADS_FRAME_MS", 500, int),

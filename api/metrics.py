@@ -74,13 +74,14 @@ FEED_CLIENTS = Gauge(
 )
 FEED_EVENTS = Counter(
     "roads_feed_events_total",
-    "Events sent: to direct clients (one per client and event) or published to the GRIP "
-    "proxies (one per event and proxy).",
+    "Events sent: to direct clients (one per client and event; ``frames``: one per client and "
+    "lobby frame) or published to the GRIP proxies (one per event, or frame, and proxy).",
     ["path"],
 )
 FEED_LAG = Histogram(
     "roads_feed_lag_seconds",
-    "From a write's commit (its event's stream id) to the event leaving this process.",
+    "From a write's commit (its event's stream id), or a lobby frame's making (its id), to it "
+    "leaving this process.",
     ["path"],
     buckets=_LAG,
 )

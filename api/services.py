@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from api.admission import Gate
+from api.admission import Gate, Pace
 from api.config import Settings
 from api.images.pool import RenderPool
 from api.live.events import BLOCK_SECONDS, EventHub
 from api.live.framefeed import FrameFeed
+from api.live.framepublisher import FramePublisher
 from api.live.framer import FrameBuilder
 from api.live.publisher import Publisher
 from api.live.versions import VersionWatch
@@ -61,6 +62,8 @@ class Services:
     record: Record | None  # the record in PostgreSQL, when ROADS_DATABASE_URL is set
     framer: FrameBuilder  # the lobby's frames, built by the lease holder
     frames: FrameFeed  # and served from this process's ring
+    frame_publisher: FramePublisher | None  # to the GRIP proxies, when there are any
+    feed_accepts: Pace  # new live-feed viewers a second
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -87,6 +90,7 @@ class Services:
         )
         tables = Tables(transport, keys, versions, lobby, at, cold)
         frame_stream = FrameStream(transport, keys.lobby, clients.blocking)
+        frames = FrameFeed(frame_stream)
         reads = ReadCache(
             transport, keys, versions, states, memo=answers, cache_ttl=settings.cache_ttl
         )
@@ -115,7 +119,17 @@ class Services:
             custom_queries=Gate(settings.custom_queries, "Good Roads queries with custom patterns"),
             record=record,
             framer=FrameBuilder(lobby, frame_stream, frame_ms=settings.frame_ms),
-            frames=FrameFeed(frame_stream),
+            frames=frames,
+            frame_publisher=FramePublisher(
+                frames,
+                frame_stream,
+                settings.grip_urls,
+                prefix=keys.prefix,
+                public_odds=settings.public_odds,
+            )
+            if settings.grip_urls
+            else None,
+            feed_accepts=Pace(settings.feed_accepts),
         )
 
     def append_many(self, items: list[Item]) -> list[Outcome]:

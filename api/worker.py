@@ -161,3 +161,4 @@ class Worker(GeventPyWSGIWorker):
         services = self.wsgi.extensions.get("roads")  # absent in the benchmarks' bare app
         if services is not None:
             services.events.drain()
+            services.frames.drain()

@@ -1,4 +1,4 @@
-// The lobby in frames (/v1/events?frames=1): each frame holds, per table, what changed since the
+// The lobby in frames (/v1/events): each frame holds, per table, what changed since the
 // frame before; applying them in order keeps every tile. The reference is api/codecs/frames.py.
 const RECENT = 12; // results a tile lists (roads.lobby.RECENT)
 const LOBBY_ROADS = ["big_road", "big_eye_boy", "small_road", "cockroach_road"];

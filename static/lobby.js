@@ -212,9 +212,9 @@ function onFrame(frame) {
 }
 
 function listen() {
-  const query = new URLSearchParams({ frames: "1" });
+  const query = new URLSearchParams();
   if (readKey) query.set("key", readKey);
-  const events = new EventSource(`/v1/events?${query}`);
+  const events = new EventSource(`/v1/events${readKey ? `?${query}` : ""}`);
   events.addEventListener("frame", (event) => onFrame(JSON.parse(event.data)));
 }
 

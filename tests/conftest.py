@@ -111,7 +111,24 @@ def make_app(url: str, *, cluster: bool = False, **overrides):
     settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,), **overrides)
     app = create_app(settings)
     app.config["TESTING"] = True
+    _made.append(app)
     return app
+
+
+_made: list = []  # the apps made during the running test
+
+
+@pytest.fixture(autouse=True)
+def _jobs_stopped():
+    """The leased jobs an app starts on use (the frame builder on a lobby stream, the GRIP
+    publishers) stop with the test: their threads would go on writing into the next test's
+    Redis."""
+    yield
+    while _made:
+        services = _made.pop().extensions["roads"]
+        for job in (services.framer, services.publisher, services.frame_publisher):
+            if job is not None:
+                job.stop()
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 from flask import Response, current_app, request
@@ -12,14 +13,30 @@ from api.http.answers import services
 from api.http.auth import offered_key, reads_odds
 from api.http.requests import EventsQuerySchema
 from api.live.events import BAD_EVENT_ID, Subscription
-from api.live.grip import channel_names, event_channel, hold_headers, parse_grip_last
+from api.live.grip import (
+    channel_names,
+    event_channel,
+    frame_hold_headers,
+    frames_channel,
+    hold_headers,
+    parse_grip_last,
+)
 from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, UNAVAILABLE, lag_of
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
 EVENT_TYPES = "round, shoe, correction, void, good_road, edge, retired"
-RETRY = "retry: 2000\n\n"  # how long a browser waits before it reconnects, in ms
+# How long a browser waits before it reconnects, in ms: from 2 s to 5 s at random, so the
+# viewers of a process that ends (or a proxy that restarts) do not all come back at once.
+RETRY_MS, RETRY_SPREAD_MS = 2000, 3000
+
+
+def retry() -> str:
+    return f"retry: {RETRY_MS + random.randrange(RETRY_SPREAD_MS)}\n\n"
+
+
 SENT, LAG = FEED_EVENTS.labels("direct"), FEED_LAG.labels("direct")
+FRAMES_SENT, FRAME_LAG = FEED_EVENTS.labels("frames"), FEED_LAG.labels("frames")
 
 
 @blp.route("/v1/events")
@@ -45,17 +62,26 @@ def events(query):
     (``?tables=a,b``): the same events of those tables only, each road-changing one with
     ``base_version`` and ``patch``, the JSON Patch from the roads document at ``base_version``
     to the one at ``version``. Send
-    ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last."""
+    ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last.
+
+    Without ``tables`` the lobby comes in frames (``frames=0``: the per-round events above, of
+    earlier versions): a full ``frame`` first, every tile as ``GET /v1/tables`` answers it, then
+    at most one ``frame`` every ``ROADS_FRAME_MS`` with what changed per table; a client at a
+    frame no longer kept gets the whole lobby again as a full frame."""
     last = request.headers.get("Last-Event-ID") or query.get("last_event_id")
     if last is not None and not is_event_id(last):
         abort(400, message=BAD_EVENT_ID)
     channel = frozenset(query["tables"]) if "tables" in query else None
     odds = reads_odds()
-    if query["frames"]:
-        if channel is not None:
-            abort(400, message="frames carry the whole lobby: ask without tables")
-        return _frames(last, odds)
-    if services().publisher is not None and "Grip-Sig" in request.headers:
+    proxied = "Grip-Sig" in request.headers and services().publisher is not None
+    if channel is None and query.get("frames", True):
+        refused = None if "Grip-Last" in request.headers else _refused_viewer()
+        if refused is not None:
+            return refused
+        return _held_frames(last, odds) if proxied else _frames(last, odds)
+    if channel is not None and query.get("frames"):
+        abort(400, message="frames carry the whole lobby: ask without tables")
+    if proxied:
         return _held(channel, last, odds)
     hub = services().events
     most = current_app.extensions["roads.settings"].feed_clients
@@ -97,7 +123,7 @@ def _feed(
     odds: bool,
 ) -> Iterator[str]:
     channel = subscription.channel
-    yield RETRY
+    yield retry()
     if backlog is None:
         yield RESET
         backlog = []
@@ -119,7 +145,7 @@ def _feed(
             LAG.observe(lag_of(fresh[0].id))
             yield "".join(event.sse(channel, odds) for event in fresh)
     if subscription.ended:
-        yield RETRY  # the process is exiting: reconnect (to another worker) in that time
+        yield retry()  # the process is exiting: reconnect (to another worker) in that time
 
 
 def _held(channel: Channel, last: str | None, odds: bool) -> Response:
@@ -137,7 +163,7 @@ def _held(channel: Channel, last: str | None, odds: bool) -> Response:
     after = {name: delivered.get(name, last) for name in names}
     found = svc.events.heads(channel)
     heads = {name: found[table] for name, table in zip(names, tables, strict=True)}
-    body = [] if delivered else [RETRY]
+    body = [] if delivered else [retry()]
     starts = [point for point in after.values() if point]
     if starts:
         backlog = svc.events.backlog(min(starts, key=stream_key), channel)
@@ -159,20 +185,35 @@ def _held(channel: Channel, last: str | None, odds: bool) -> Response:
     return response
 
 
+def _refused_viewer() -> Response | None:
+    """``None`` for a new lobby viewer, unless this process took its share of them this second
+    (``ROADS_FEED_ACCEPTS``) or holds ``ROADS_FEED_CLIENTS`` already (503). Past the pace the
+    answer is a stream that only says when to come back (a browser's EventSource reconnects
+    after ``retry``; a 503 would end it for good)."""
+    svc = services()
+    settings = current_app.extensions["roads.settings"]
+    if svc.frames.clients + svc.events.clients >= settings.feed_clients:
+        UNAVAILABLE.labels("feed_full").inc()
+        abort(
+            503,
+            message=f"this process holds {settings.feed_clients} live-feed clients already; "
+            "retry shortly",
+            headers={"Retry-After": "2"},
+        )
+    if svc.feed_accepts.admit():
+        return None
+    UNAVAILABLE.labels("feed_paced").inc()
+    response = Response(retry(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def _frames(last: str | None, odds: bool) -> Response:
     """The lobby in frames: every tile at the latest frame (unless ``last`` is a frame the
     process still holds), then each frame after it, from the process's ring."""
     svc = services()
     svc.framer.start()
     feed = svc.frames
-    most = current_app.extensions["roads.settings"].feed_clients
-    if feed.clients + svc.events.clients >= most:
-        UNAVAILABLE.labels("feed_full").inc()
-        abort(
-            503,
-            message=f"this process holds {most} live-feed clients already; retry shortly",
-            headers={"Retry-After": "2"},
-        )
     feed.latest()
     heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
 
@@ -180,25 +221,21 @@ def _frames(last: str | None, odds: bool) -> Response:
         feed.clients += 1
         FEED_CLIENTS.inc()
         try:
-            yield RETRY
+            yield retry()
             cursor = last
-            while True:
-                frames = feed.after(cursor) if cursor else None
-                if frames is None:
-                    whole = feed.whole(odds)
-                    if whole is not None:
-                        cursor, text = whole
-                        yield text
-                        continue
-                elif frames:
-                    cursor = frames[-1].id
-                    texts = [frame.text(odds) for frame in frames]
-                    SENT.inc(len(texts))
-                    yield "".join(texts) or ": frame\n\n"
+            while not feed.draining:
+                before = cursor
+                cursor, text = feed.since(cursor, odds)
+                if text:
+                    if before is not None and cursor is not None:  # not the whole lobby
+                        FRAMES_SENT.inc()
+                        FRAME_LAG.observe(lag_of(cursor))
+                    yield text
                     continue
                 feed.wait(cursor, heartbeat)
-                if feed.latest(0) == cursor:
+                if feed.latest(0) == cursor and not feed.draining:
                     yield ": heartbeat\n\n"
+            yield retry()  # the process is exiting: reconnect (to another worker) in that time
         finally:
             feed.clients -= 1
             FEED_CLIENTS.dec()
@@ -206,4 +243,31 @@ def _frames(last: str | None, odds: bool) -> Response:
     response = Response(stream(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _held_frames(last: str | None, odds: bool) -> Response:
+    """The answer to a frames client a GRIP proxy holds, from this process's ring (no read of
+    Redis): the frames after ``last`` (or after the proxy's ``Grip-Last``, when it asks for
+    what its clients missed), or the whole lobby, then the hold on the frames channel."""
+    svc = services()
+    svc.framer.start()
+    svc.frame_publisher.start()
+    settings = current_app.extensions["roads.settings"]
+    twin = odds and not settings.public_odds
+    delivered = parse_grip_last(request.headers.get("Grip-Last"))
+    since = delivered.get(frames_channel(svc.keys.prefix, twin), last)
+    svc.frames.latest()
+    head, text = svc.frames.since(since, odds)
+    response = Response(text if delivered else retry() + text, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers.update(
+        frame_hold_headers(
+            svc.keys.prefix,
+            head,
+            heartbeat=settings.sse_heartbeat,
+            odds=twin,
+            key=offered_key(),
+        )
+    )
     return response

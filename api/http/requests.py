@@ -340,11 +340,12 @@ class EventsQuerySchema(ma.Schema):
         },
     )
     frames = fields.Boolean(
-        load_default=False,
         metadata={
-            "description": "The lobby in frames (no ``tables``): a full ``frame`` first (every "
-            "tile), then at most one ``frame`` every ``ROADS_FRAME_MS`` with each changed "
-            "table's delta (api/codecs/frames.py)."
+            "description": "Without ``tables`` the lobby comes in frames: a full ``frame`` first "
+            "(every tile), then at most one ``frame`` every ``ROADS_FRAME_MS`` with each changed "
+            "table's delta (api/codecs/frames.py). ``frames=0`` keeps the lobby's per-round "
+            "events of earlier versions (deprecated: each viewer gets every round of every "
+            "table); ``frames=1`` with ``tables`` is a 400."
         },
     )
 

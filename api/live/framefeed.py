@@ -26,7 +26,7 @@ RING = 240  # frames kept in the process: two minutes at a frame every 500 ms
 class Rendered(NamedTuple):
     id: str
     full: str  # the SSE text of the frame, with the odds
-    public: str  # without them ("" when the frame changed nothing a client without them sees)
+    public: str  # without them (only the id when it changed nothing a client without them sees)
 
     def text(self, odds: bool) -> str:
         return self.full if odds else self.public
@@ -34,6 +34,12 @@ class Rendered(NamedTuple):
 
 def sse(frame_id: str, data: bytes) -> str:
     return f"id: {frame_id}\nevent: frame\ndata: {data.decode()}\n\n"
+
+
+def id_only(frame_id: str) -> str:
+    """A frame with nothing for the client: an event without data is not dispatched, but its
+    id still becomes the client's ``Last-Event-ID``, so it resumes from here."""
+    return f"id: {frame_id}\n\n"
 
 
 class FrameFeed:
@@ -52,6 +58,7 @@ class FrameFeed:
         self._stop = threading.Event()
         self._reader = ProcessThread(self._read, "frame-feed")
         self.clients = 0  # connected to this process now
+        self.draining = False  # the process is exiting: every stream ends
 
     # -- what a client reads -------------------------------------------------------------------
 
@@ -90,14 +97,32 @@ class FrameFeed:
                 return frames[at + 1 :]
         return None
 
-    def wait(self, last: str, timeout: float) -> None:
+    def since(self, last: str | None, odds: bool) -> tuple[str | None, str]:
+        """What a client at frame ``last`` reads next, as (the frame it is then at, SSE text):
+        the frames after ``last``, or the whole lobby when there is no ``last`` or the ring no
+        longer reaches back to it; no text when nothing is newer (or no frame is held yet)."""
+        frames = self.after(last) if last else None
+        if frames is None:
+            whole = self.whole(odds)
+            return (last, "") if whole is None else whole
+        if not frames:
+            return last, ""
+        return frames[-1].id, "".join(frame.text(odds) for frame in frames)
+
+    def wait(self, last: str | None, timeout: float) -> None:
         """Until a frame newer than ``last`` is held, or ``timeout`` seconds."""
         with self._changed:
-            if self._latest == last or self._latest is None:
+            if (self._latest == last or self._latest is None) and not self.draining:
                 self._changed.wait(timeout)
 
     def stop(self) -> None:
         self._stop.set()
+
+    def drain(self) -> None:
+        """End every client's stream now, and any that opens after (the process is exiting)."""
+        with self._changed:
+            self.draining = True
+            self._changed.notify_all()
 
     # -- the reader ------------------------------------------------------------------------------
 
@@ -137,7 +162,7 @@ class FrameFeed:
                 rendered = Rendered(
                     frame.id,
                     sse(frame.id, frame.full),
-                    sse(frame.id, frame.public) if public["tables"] else "",
+                    sse(frame.id, frame.public) if public["tables"] else id_only(frame.id),
                 )
                 self._ring.append(rendered)
             self._latest = frame.id

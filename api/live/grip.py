@@ -73,13 +73,37 @@ def hold_headers(
     GRIP channel's newest event id, ``None`` for a channel with none yet); ``odds``: the client
     is on the channels with the odds, by the read ``key`` it sent, which the ``next`` link then
     carries too (the proxy asks it without the client's headers)."""
-    subscriptions = []
-    for name in channel_names(prefix, channel, odds):
-        head = heads.get(name)
-        subscriptions.append(f"{name}; prev-id={head}" if head else name)
+    subscriptions = [
+        _subscription(name, heads.get(name)) for name in channel_names(prefix, channel, odds)
+    ]
     params = {} if channel is None else {"tables": ",".join(sorted(channel))}
-    if odds and key:
-        params["key"] = key
+    if channel is None:
+        params["frames"] = "0"
+    return _hold(subscriptions, params, heartbeat, key if odds else None)
+
+
+def frames_channel(prefix: str, odds: bool = False) -> str:
+    """The GRIP channel of the lobby's frames (its ``odds:`` twin carries the odds)."""
+    return f"{prefix}{ODDS if odds else ''}frames"
+
+
+def frame_hold_headers(
+    prefix: str, head: str | None, *, heartbeat: float, odds: bool = False, key: str | None = None
+) -> dict[str, str]:
+    """The GRIP instructions for a frames client whose answer ends at frame ``head``."""
+    subscription = _subscription(frames_channel(prefix, odds), head)
+    return _hold([subscription], {}, heartbeat, key if odds else None)
+
+
+def _subscription(name: str, head: str | None) -> str:
+    return f"{name}; prev-id={head}" if head else name
+
+
+def _hold(
+    subscriptions: list[str], params: dict[str, str], heartbeat: float, key: str | None
+) -> dict[str, str]:
+    if key:
+        params = {**params, "key": key}
     query = "?" + urlencode(params) if params else ""
     return {
         "Grip-Hold": "stream",
@@ -114,6 +138,23 @@ def publish_items(
         if event.table is not None:
             table = table_channel(prefix, event.table, odds_channel)
             items.append(_item(table, event.id, event.prev, event.sse(frozenset(), odds)))
+    return items
+
+
+def frame_items(
+    prefix: str, frames: Iterable[tuple[str, str, str]], prev: str | None, *, public_odds: bool
+) -> list[dict]:
+    """The proxy's publish items of frames (each ``(id, text with the odds, text without)``,
+    in order, after frame ``prev``): with public odds one channel; otherwise the plain channel
+    without them and its ``odds:`` twin with them."""
+    items = []
+    for frame_id, full, public in frames:
+        if public_odds:
+            items.append(_item(frames_channel(prefix), frame_id, prev, full))
+        else:
+            items.append(_item(frames_channel(prefix), frame_id, prev, public))
+            items.append(_item(frames_channel(prefix, True), frame_id, prev, full))
+        prev = frame_id
     return items
 
 

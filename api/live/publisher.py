@@ -44,7 +44,7 @@ class Publisher(Candidate):
         retry_seconds: float = 0.5,
     ) -> None:
         self._connect = connect
-        self._proxies = [url.rstrip("/") + "/publish/" for url in proxies]
+        self._proxies = publish_urls(proxies)
         self._prefix = prefix
         self._public_odds = public_odds
         self._lease_ms = lease_ms
@@ -80,7 +80,7 @@ class Publisher(Candidate):
                     public_odds=self._public_odds,
                 )
                 prev = event.id
-            self._send(publish_body(items))
+            publish(self._proxies, publish_body(items))
             for event in events:
                 LAG.observe(lag_of(event.id))
             SENT.inc(len(events) * len(self._proxies))
@@ -90,11 +90,17 @@ class Publisher(Candidate):
             else:
                 cursor = None
 
-    def _send(self, body: bytes) -> None:
-        """Publish to every proxy; an error leaves the cursor where it was (all again later)."""
-        for url in self._proxies:
-            request = urllib.request.Request(
-                url, data=body, method="POST", headers={"Content-Type": "application/json"}
-            )
-            with urllib.request.urlopen(request, timeout=5) as answer:
-                answer.read()
+
+def publish_urls(proxies: Sequence[str]) -> list[str]:
+    return [url.rstrip("/") + "/publish/" for url in proxies]
+
+
+def publish(urls: Sequence[str], body: bytes) -> None:
+    """Publish to every proxy (its ``/publish/`` URL); an error leaves the caller's cursor where
+    it was (all again later)."""
+    for url in urls:
+        request = urllib.request.Request(
+            url, data=body, method="POST", headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            answer.read()

@@ -51,9 +51,11 @@ class FrameStream:
         assert self._connect is not None
         return FrameReader(self._connect(), self.keys.frames)
 
-    def lease(self, holder: str, ttl_ms: int) -> int:
-        """Take or renew the frame builder's lease: 0 held by another, 1 renewed, 2 taken."""
-        return self.transport.script(LEASE, [self.keys.framer], [holder, ttl_ms])
+    def lease(self, holder: str, ttl_ms: int, *, publishing: bool = False) -> int:
+        """Take or renew the frame builder's lease (``publishing``: the lease of the publisher
+        of frames to the GRIP proxies): 0 held by another, 1 renewed, 2 taken."""
+        key = self.keys.frame_publisher if publishing else self.keys.framer
+        return self.transport.script(LEASE, [key], [holder, ttl_ms])
 
     def add(self, full: bytes, public: bytes) -> str:
         """Append a frame; its id."""

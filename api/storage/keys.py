@@ -84,6 +84,7 @@ class LobbyKeys:
     recorder: str  # the recorder's lease (api.record.recorder)
     frames: str  # the lobby feed's frames (api.storage.framestream)
     framer: str  # the frame builder's lease
+    frame_publisher: str  # the lease of the publisher of frames to the GRIP proxies
     keyframe: str  # every tile at one frame, where a process's frame feed starts
     record_lag: str  # the ``at`` of the oldest write the recorder found unrecorded, 0 for none
 

@@ -70,7 +70,7 @@ def test_a_custom_good_roads_query_past_its_bound_is_503_and_ingest_goes_on(redi
 def test_the_live_feed_past_its_clients_is_503_and_ingest_goes_on(redis_server):
     app = make_app(redis_server.url, feed_clients=1)
     client = app.test_client()
-    stream = client.get("/v1/events", buffered=False)
+    stream = client.get("/v1/events?frames=0", buffered=False)
     assert stream.status_code == 200
     answer = client.get("/v1/events")
     assert answer.status_code == 503 and answer.headers["Retry-After"]

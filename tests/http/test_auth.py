@@ -48,8 +48,8 @@ def test_tiles_show_the_edge_flags_only_with_a_read_key(gated):
 
 def test_the_lobby_feed_hides_edge_events_and_flags_without_a_key(gated):
     deal_pairs(gated)
-    plain = read_all(gated, "/v1/events?last_event_id=0")
-    keyed = read_all(gated, f"/v1/events?last_event_id=0&key={READ_KEY}")
+    plain = read_all(gated, "/v1/events?frames=0&last_event_id=0")
+    keyed = read_all(gated, f"/v1/events?frames=0&last_event_id=0&key={READ_KEY}")
     assert "event: edge" in keyed and '"player_pair"' in keyed
     assert "event: edge" not in plain and '"player_pair"' not in plain
     # The same events, by id: a client without the key misses none of the others.

@@ -104,7 +104,7 @@ def ten_value_rounds(count):
 
 
 def test_an_edge_shows_in_the_tile_and_fires_events_once(client):
-    stream = client.get("/v1/events", buffered=False)
+    stream = client.get("/v1/events?frames=0", buffered=False)
     for number, round in enumerate(ten_value_rounds(21), start=1):
         post_cards(client, number, round)
     tile = client.get("/v1/tables").json["tables"][0]

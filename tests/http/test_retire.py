@@ -119,7 +119,7 @@ def test_retiring_sends_a_retired_event_and_then_nothing_of_the_table(client):
     last = client.get("/v1/tables/gone").json  # the table exists
     assert last["rounds"] == 1
     client.delete("/v1/tables/gone", headers=AUTH)
-    stream = client.get("/v1/events", headers={"Last-Event-ID": "0"}, buffered=False)
+    stream = client.get("/v1/events?frames=0", headers={"Last-Event-ID": "0"}, buffered=False)
     text = b""
     for chunk in stream.response:
         text += chunk

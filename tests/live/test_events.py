@@ -36,7 +36,7 @@ def read(response, count, seconds=5.0):
 
 
 def test_rounds_arrive_live_with_their_stream_ids(client):
-    stream = client.get("/v1/events", buffered=False)
+    stream = client.get("/v1/events?frames=0", buffered=False)
     assert stream.status_code == 200
     assert stream.mimetype == "text/event-stream"
     feed(client, "BPT")
@@ -61,13 +61,13 @@ def test_rounds_arrive_live_with_their_stream_ids(client):
 
 
 def test_a_client_resumes_after_its_last_event_id(client):
-    stream = client.get("/v1/events", buffered=False)
+    stream = client.get("/v1/events?frames=0", buffered=False)
     feed(client, "BB")
     seen, _ = read(stream, 2)  # shoe, round 1 (and round 2, when they came in one write)
     stream.close()
     post_round(client, 3, result="P")  # missed while away
     after = seen[1]["id"]  # round 1's
-    again = client.get("/v1/events", headers={"Last-Event-ID": after}, buffered=False)
+    again = client.get("/v1/events?frames=0", headers={"Last-Event-ID": after}, buffered=False)
     post_round(client, 4, result="P")  # live after reconnecting
     events, _ = read(again, 3)
     again.close()
@@ -81,7 +81,7 @@ def test_a_client_resumes_after_its_last_event_id(client):
 
 def test_good_road_events_fire_once_when_a_pattern_starts_and_once_when_it_stops(client):
     feed(client, "BBB")
-    stream = client.get("/v1/events", buffered=False)
+    stream = client.get("/v1/events?frames=0", buffered=False)
     for number, result in enumerate("BBP", start=4):
         post_round(client, number, result=result)
     events, _ = read(stream, 9, seconds=1.0)  # eight come; a ninth would be a duplicate
@@ -106,7 +106,7 @@ def test_good_road_events_fire_once_when_a_pattern_starts_and_once_when_it_stops
 
 def test_voids_and_corrections_are_events(client):
     feed(client, "BB")
-    stream = client.get("/v1/events", buffered=False)
+    stream = client.get("/v1/events?frames=0", buffered=False)
     client.put("/v1/tables/t1/shoes/s1/rounds/1", json={"result": "P"}, headers=AUTH)
     client.post("/v1/tables/t1/shoes/s1/rounds/2/void", headers=AUTH)
     events, _ = read(stream, 2)
@@ -118,7 +118,7 @@ def test_voids_and_corrections_are_events(client):
 
 
 def test_an_idle_stream_sends_heartbeats(client):
-    stream = client.get("/v1/events", buffered=False)
+    stream = client.get("/v1/events?frames=0", buffered=False)
     events, heartbeats = read(stream, 1, seconds=0.5)
     stream.close()
     assert events == [] and heartbeats >= 2
@@ -128,21 +128,21 @@ def test_a_client_whose_events_were_trimmed_is_told_to_reset(client, redis_clien
     feed(client, "BBBB")
     first = redis_client.xrange("{lobby}:events", count=1)[0][0].decode()
     redis_client.xtrim("{lobby}:events", maxlen=2, approximate=False)
-    stream = client.get("/v1/events", headers={"Last-Event-ID": first}, buffered=False)
+    stream = client.get("/v1/events?frames=0", headers={"Last-Event-ID": first}, buffered=False)
     events, _ = read(stream, 1)
     stream.close()
     assert events[0]["event"] == "reset"
 
 
 def test_a_bad_last_event_id_is_a_400(client):
-    answer = client.get("/v1/events", headers={"Last-Event-ID": "yesterday"})
+    answer = client.get("/v1/events?frames=0", headers={"Last-Event-ID": "yesterday"})
     assert answer.status_code == 400 and "Last-Event-ID" in answer.json["message"]
 
 
 @pytest.mark.parametrize("start", ["0", "0-0"])
 def test_replay_from_the_start_sends_every_event_kept(client, start):
     feed(client, "BPB")
-    stream = client.get("/v1/events", headers={"Last-Event-ID": start}, buffered=False)
+    stream = client.get("/v1/events?frames=0", headers={"Last-Event-ID": start}, buffered=False)
     events, _ = read(stream, 4)  # a shoe event, then three rounds
     stream.close()
     rounds = [e["data"]["round"] for e in events if e["event"] == "round"]
@@ -152,7 +152,7 @@ def test_replay_from_the_start_sends_every_event_kept(client, start):
 def test_replay_from_the_start_resets_once_the_stream_was_trimmed(client, redis_client):
     feed(client, "BBBB")
     redis_client.xtrim("{lobby}:events", maxlen=2, approximate=False)
-    stream = client.get("/v1/events", headers={"Last-Event-ID": "0"}, buffered=False)
+    stream = client.get("/v1/events?frames=0", headers={"Last-Event-ID": "0"}, buffered=False)
     events, _ = read(stream, 1)
     stream.close()
     assert events[0]["event"] == "reset"

@@ -1,4 +1,4 @@
-"""The lobby in frames over SSE (``/v1/events?frames=1``): a full frame first, then the frames;
+"""The lobby in frames over SSE (``/v1/events``): a full frame first, then the frames;
 a client keeping tiles by them holds ``GET /v1/tables``; frames come no faster than
 ``ROADS_FRAME_MS``; a client resumes by frame id, and one too far behind gets the whole lobby."""
 
@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from api.admission import Pace
 from api.codecs.frames import apply
 from tests.api_helpers import post_round
 from tests.conftest import AUTH, make_app
@@ -44,7 +45,7 @@ def settle(client, stream, held: dict, headers=None, seconds: float = 5.0) -> li
 
 def following(client):
     """A frames client that holds the whole lobby: its stream, its tiles, its first frame."""
-    stream = client.get("/v1/events?frames=1", buffered=False)
+    stream = client.get("/v1/events", buffered=False)
     assert stream.status_code == 200 and stream.mimetype == "text/event-stream"
     (first,), _ = read(stream, 1)
     assert first["data"]["full"] is True
@@ -96,14 +97,14 @@ def test_a_client_resumes_by_frame_and_one_too_far_behind_gets_the_whole_lobby(c
     stream.close()
     post_round(client, 3, "r1", "s1", result="P")
     resumed = client.get(
-        "/v1/events?frames=1",
+        "/v1/events",
         buffered=False,
         headers={"Last-Event-ID": seen[-1]["id"] if seen else first["id"]},
     )
     frames, _ = read(resumed, 1)
     assert "full" not in frames[0]["data"]  # the frames after it, not the whole lobby
     resumed.close()
-    lost = client.get("/v1/events?frames=1", buffered=False, headers={"Last-Event-ID": "1-0"})
+    lost = client.get("/v1/events", buffered=False, headers={"Last-Event-ID": "1-0"})
     (whole,), _ = read(lost, 1)
     assert whole["data"]["full"] is True
     lost.close()
@@ -112,3 +113,36 @@ def test_a_client_resumes_by_frame_and_one_too_far_behind_gets_the_whole_lobby(c
 def test_frames_are_the_lobbys_alone(client):
     answer = client.get("/v1/events?frames=1&tables=a1")
     assert answer.status_code == 400 and "without tables" in answer.json["message"]
+
+
+def test_the_lobby_channel_is_frames_unless_asked_for_rounds(client):
+    post_round(client, 1, "d1", "s1", result="B")
+    stream = client.get("/v1/events", buffered=False)
+    (first,), _ = read(stream, 1)
+    stream.close()
+    assert first["event"] == "frame" and first["data"]["full"] is True
+    stream = client.get("/v1/events?frames=0&last_event_id=0", buffered=False)
+    events, _ = read(stream, 2)
+    stream.close()
+    assert [event["event"] for event in events] == ["shoe", "round"]
+
+
+def test_viewers_past_the_pace_are_told_when_to_come_back(backend, redis_client):
+    client = make_app(backend.url, feed_accepts=2, sse_heartbeat=0.2).test_client()
+    held = [client.get("/v1/events", buffered=False) for _ in range(2)]
+    paced = client.get("/v1/events")
+    text = paced.get_data(as_text=True)
+    assert paced.status_code == 200 and paced.mimetype == "text/event-stream"
+    assert text.startswith("retry: ") and text.count("\n\n") == 1  # then the stream ends
+    assert 2000 <= int(text.split()[1]) < 5000
+    for stream in held:
+        stream.close()
+
+
+def test_the_pace_lets_its_rate_through_a_second():
+    now = [0.0]
+    pace = Pace(10, clock=lambda: now[0])
+    assert sum(pace.admit() for _ in range(30)) == 10  # a burst of its rate
+    now[0] += 0.5
+    assert sum(pace.admit() for _ in range(30)) == 5
+    assert Pace(0).admit()  # 0: no pace

@@ -3,6 +3,8 @@ events, each channel's prev-id, and the next link the proxy asks when it finds a
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from api.codecs.events import entry_event
@@ -15,11 +17,18 @@ from tests.sse_client import sse_events
 PROXIED = {"Grip-Sig": "signed-by-the-proxy"}
 
 
+def stopped(app) -> None:
+    """Stop the app's leased jobs: their threads would go on into the next test's Redis."""
+    services = app.extensions["roads"]
+    for job in (services.publisher, services.framer, services.frame_publisher):
+        job.stop()
+
+
 @pytest.fixture
 def proxied(redis_server, redis_client):
-    app = make_app(redis_server.url, grip_urls=("http://127.0.0.1:9",))
+    app = make_app(redis_server.url, grip_urls=("http://127.0.0.1:9",), frame_ms=50)
     yield app.test_client()
-    app.extensions["roads"].publisher.stop()
+    stopped(app)
 
 
 def deal(client, table: str, results: str, first: int) -> None:
@@ -74,12 +83,57 @@ def test_the_proxys_own_request_gets_each_channel_after_its_last_delivered_id(pr
     ]
 
 
-def test_the_lobby_channel_is_held_after_the_streams_newest_event(proxied):
+def test_the_per_round_lobby_channel_is_held_after_the_streams_newest_event(proxied):
     feed(proxied, "BP", table="a")
-    headers, events = held(proxied)
+    headers, events = held(proxied, "?frames=0")
     assert events == []
     assert headers["Grip-Channel"].startswith("lobby; prev-id=")
+    assert headers["Grip-Link"] == "</v1/events?frames=0>; rel=next; timeout=120"
+
+
+def frames_held(client, **headers) -> tuple[dict, str, list[dict]]:
+    """A lobby client held on the frames channel: its headers, its answer, its frames."""
+    answer = client.get("/v1/events", headers={**PROXIED, **headers})
+    assert answer.status_code == 200
+    text = answer.get_data(as_text=True)
+    return answer.headers, text, sse_events(text)
+
+
+def until_frame_after(client, head: str, seconds: float = 5.0) -> tuple[dict, list[dict]]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        headers, _, frames = frames_held(client, **{"Grip-Last": f"frames; last-id={head}"})
+        if frames:
+            return headers, frames
+        time.sleep(0.05)
+    raise AssertionError("no frame came after " + head)
+
+
+def test_a_lobby_client_gets_the_whole_lobby_from_memory_and_is_held_on_the_frames(proxied):
+    feed(proxied, "BPB", table="fa")
+    deadline = time.monotonic() + 5
+    while True:  # until the first frame holds fa
+        headers, text, frames = frames_held(proxied)
+        if (frames and "fa" in frames[0]["data"]["tables"]) or time.monotonic() > deadline:
+            break
+    assert text.startswith("retry: ")
+    (whole,) = frames
+    assert whole["event"] == "frame" and whole["data"]["full"] is True
+    assert whole["data"]["tables"]["fa"]["recent"] == list("BPB")
+    assert headers["Grip-Channel"] == f"frames; prev-id={whole['id']}"
     assert headers["Grip-Link"] == "</v1/events>; rel=next; timeout=120"
+    # The proxy asks for what its clients missed after the frame it delivered last.
+    deal(proxied, "fa", "PP", first=4)
+    again, later = until_frame_after(proxied, whole["id"])
+    assert all(not frame["data"].get("full") for frame in later)
+    assert [r for f in later for r in f["data"]["tables"]["fa"].get("results", [])] == ["P", "P"]
+    assert again["Grip-Channel"] == f"frames; prev-id={later[-1]['id']}"
+
+
+def test_a_lobby_client_behind_the_frames_kept_gets_the_whole_lobby_again(proxied):
+    feed(proxied, "B", table="fb")
+    _, frames = until_frame_after(proxied, "1-0")
+    assert frames[0]["data"]["full"] is True and "fb" in frames[0]["data"]["tables"]
 
 
 def test_without_a_proxy_configured_the_grip_sig_header_changes_nothing(app):
@@ -107,8 +161,11 @@ def test_with_the_odds_behind_keys_a_keyed_client_is_held_on_the_odds_channels(r
         plain, _ = held(client, "?tables=a")
         assert plain["Grip-Channel"].startswith("t:a; prev-id=")
         assert "key=" not in plain["Grip-Link"]
+        keyed, _, _ = frames_held(client, **{"X-API-Key": "rk"})
+        assert keyed["Grip-Channel"].startswith("odds:frames")
+        assert keyed["Grip-Link"] == "</v1/events?key=rk>; rel=next; timeout=120"
     finally:
-        app.extensions["roads"].publisher.stop()
+        stopped(app)
 
 
 def test_the_publisher_sends_each_event_with_the_odds_and_without(redis_client):

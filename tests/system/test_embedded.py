@@ -25,7 +25,7 @@ def test_embedded_store_runs_the_whole_api():
 
 def test_embedded_lobby_good_roads_and_events():
     client = embedded_app(demo=False, sse_heartbeat=0.1).test_client()
-    stream = client.get("/v1/events", buffered=False)
+    stream = client.get("/v1/events?frames=0", buffered=False)
     feed(client, "PBBBB")
     tiles = client.get("/v1/tables?sort=streak&since=0").json
     assert tiles["tables"][0]["streaks"]["big_road"]["current"] == {"side": "B", "length": 4}

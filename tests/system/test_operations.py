@@ -112,21 +112,25 @@ def json_key() -> dict[str, str]:
     return {"Content-Type": "application/json", "X-API-Key": KEY}
 
 
-def test_the_event_feed_is_counted_with_its_lag(service):
-    stream = open_stream(service)
+@pytest.mark.parametrize(
+    ("query", "table", "path"), [("?frames=0", "ops2", "direct"), ("", "ops3", "frames")]
+)
+def test_the_event_feed_is_counted_with_its_lag(service, query, table, path):
+    stream = open_stream(service, query)
     try:
         time.sleep(0.5)
         assert value(scrape(service), "roads_feed_clients") >= 1
         before = scrape(service)
-        send(service, "POST", "/v1/tables/ops2/shoes/s1/rounds", {"round": 1, "result": "B"}, KEY)
-        read_until(stream, b"event: round")
+        rounds = f"/v1/tables/{table}/shoes/s1/rounds"
+        send(service, "POST", rounds, {"round": 1, "result": "B"}, KEY)
+        read_until(stream, f'"{table}"'.encode())
         time.sleep(0.2)
         after = scrape(service)
     finally:
         stream.close()
-    sent = ("roads_feed_events_total", {"path": "direct"})
+    sent = ("roads_feed_events_total", {"path": path})
     assert value(after, sent[0], **sent[1]) > value(before, sent[0], **sent[1])
-    lag = ("roads_feed_lag_seconds_count", {"path": "direct"})
+    lag = ("roads_feed_lag_seconds_count", {"path": path})
     assert value(after, lag[0], **lag[1]) > value(before, lag[0], **lag[1])
 
 
@@ -178,10 +182,11 @@ def test_an_over_long_chunked_body_is_413(service):
     connection.close()
 
 
-def open_stream(base: str) -> socket.socket:
+def open_stream(base: str, query: str = "") -> socket.socket:
     parts = urlsplit(base)
     stream = socket.create_connection((parts.hostname, parts.port), timeout=10)
-    stream.sendall(b"GET /v1/events HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n")
+    head = f"GET /v1/events{query} HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n"
+    stream.sendall(head.encode())
     read_until(stream, b"retry:")
     return stream
 

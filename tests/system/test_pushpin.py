@@ -9,6 +9,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from api.codecs.frames import apply
 from tests import gunicorn_server
 from tests.conftest import KEY
 from tests.gunicorn_server import gunicorn
@@ -82,6 +84,7 @@ def deployment(redis_server):
         "ROADS_WORKERS": "1",
         "ROADS_GRIP_URL": pushpin.publish_url,
         "ROADS_SSE_HEARTBEAT": "2",
+        "ROADS_FRAME_MS": "100",
     }
     with gunicorn("wsgi:app", env) as b:
         lease = redis.Redis.from_url(redis_server.url)
@@ -100,7 +103,7 @@ def test_a_client_through_pushpin_gets_its_channel_once_in_order_with_patches(de
     pushpin, tables = deployment["pushpin"], Tables(deployment["a"])
     tables.deal("pa", "B")
     watcher = SSEClient(pushpin.url + "/v1/events?tables=pa")
-    lobby = SSEClient(pushpin.url + "/v1/events")
+    lobby = SSEClient(pushpin.url + "/v1/events?frames=0")  # the per-round lobby of before
     time.sleep(0.5)  # both held by Pushpin
     for _ in range(10):
         tables.deal("pa", "BPPT")
@@ -186,7 +189,7 @@ def test_a_client_too_slow_to_read_costs_pushpin_no_memory_and_misses_nothing(de
     slow.connect(("127.0.0.1", pushpin.port))
     connection = http.client.HTTPConnection("127.0.0.1", pushpin.port)
     connection.sock = slow
-    connection.request("GET", "/v1/events")
+    connection.request("GET", "/v1/events?frames=0")  # the per-round lobby of before
     answer = connection.getresponse()
     assert answer.status == 200
     rounds = [
@@ -220,3 +223,96 @@ def resident_kb(pushpin: Pushpin) -> int:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total
+
+
+def lobby_of(base: str) -> dict[str, dict]:
+    with urllib.request.urlopen(f"{base}/v1/tables") as answer:
+        return {tile["table"]: tile for tile in json.load(answer)["tables"]}
+
+
+def kept(frames: list[dict]) -> dict[str, dict]:
+    """The tiles a viewer holds after applying ``frames`` in order."""
+    held: dict[str, dict] = {}
+    for frame in frames:
+        assert frame["event"] == "frame"
+        apply(held, frame["data"])
+    return held
+
+
+def keeps_the_lobby(client: SSEClient, base: str, seconds: float = 10.0) -> dict[str, dict]:
+    deadline = time.monotonic() + seconds
+    while True:
+        held, want = kept(client.events), lobby_of(base)
+        if held == want or time.monotonic() > deadline:
+            assert held == want
+            return held
+        time.sleep(0.1)
+
+
+def test_a_lobby_viewer_through_pushpin_gets_the_services_frames_and_keeps_the_lobby(deployment):
+    pushpin, tables = deployment["pushpin"], Tables(deployment["a"])
+    tables.deal("fp1", "B")
+    through = SSEClient(pushpin.url + "/v1/events")
+    direct = SSEClient(deployment["a"] + "/v1/events")  # (b was killed above)
+    time.sleep(0.5)  # held by Pushpin
+    for _ in range(5):
+        tables.deal("fp1", "BP")
+        tables.deal("fp2", "PT")
+    tables.deal("fp2", "B")
+    keeps_the_lobby(through, deployment["a"])
+    keeps_the_lobby(direct, deployment["a"])
+    through.close()
+    direct.close()
+    assert through.events[0]["data"]["full"] is True
+    after_first = {e["id"]: e["data"] for e in through.events[1:]}
+    seen_direct = {e["id"]: e["data"] for e in direct.events[1:]}
+    same = after_first.keys() & seen_direct.keys()
+    assert same and all(after_first[i] == seen_direct[i] for i in same)  # the same frames
+    assert published_frames(deployment) > 0  # published, not only fetched back
+
+
+def published_frames(deployment) -> float:
+    """Frames published to Pushpin by the instances still up."""
+    total = 0.0
+    for name in ("a", "b"):
+        with contextlib.suppress(OSError):
+            with urllib.request.urlopen(deployment[name] + "/metrics") as answer:
+                metrics = answer.read().decode()
+            found = re.search(r'roads_feed_events_total\{path="grip-frames"\} (\S+)', metrics)
+            total += float(found.group(1)) if found else 0.0
+    return total
+
+
+def test_a_frames_viewer_too_slow_to_read_is_caught_up_and_keeps_the_lobby(deployment):
+    """A lobby viewer that stops reading while every one of 400 tables gets five rounds: Pushpin
+    drops what it cannot deliver; when the viewer reads again Pushpin asks the service what it
+    missed (the frames after its last, or the whole lobby), and its tiles are the lobby's."""
+    pushpin, base = deployment["pushpin"], deployment["a"]
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.connect(("127.0.0.1", pushpin.port))
+    connection = http.client.HTTPConnection("127.0.0.1", pushpin.port)
+    connection.sock = slow
+    connection.request("GET", "/v1/events")
+    answer = connection.getresponse()
+    assert answer.status == 200
+    for number in range(1, 6):
+        rounds = [
+            {"table": f"slowf{n}", "shoe": "s1", "round": number, "result": "BPT"[n % 3]}
+            for n in range(400)
+        ]
+        for start in range(0, len(rounds), 200):
+            send(base, "/v1/rounds", {"rounds": rounds[start : start + 200]})
+        time.sleep(0.3)  # frames of their own
+    time.sleep(2)  # Pushpin has had every frame to deliver, and could not
+    memory = resident_kb(pushpin)
+    slow.settimeout(3)
+    text, deadline, want = b"", time.monotonic() + 30, lobby_of(base)
+    with contextlib.suppress(TimeoutError):  # heartbeats come every 2 s: a timeout is an end
+        while time.monotonic() < deadline:
+            text += answer.read1(65536)
+            if text.endswith(b"\n\n") and kept(sse_events(text.decode())) == want:
+                break
+    connection.close()
+    assert kept(sse_events(text.decode())) == want
+    assert memory < 200_000  # KB, all of Pushpin's processes
