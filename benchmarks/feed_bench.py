@@ -16,17 +16,14 @@ feed's N; the built-in feed holds 5,000 at p99 <= 500 ms.
     .venv/bin/python benchmarks/feed_bench.py [--builtin 2000,5000,...] [--pushpin ...]
     .venv/bin/python benchmarks/feed_bench.py --frames 1000,2000,5000,10000 --rate 20
 
-With ``--frames``, the lobby in frames (``/v1/events?frames=1``) on the built-in feed alone: a
-lobby of ``--tables`` tables (500), rounds at ``--rate``; per N viewers, frames delivered of
-those due, each frame's delay from its XADD to its arrival (p50/p99), bytes per viewer per
-second, frames per second, CPU and RSS.
+With ``--frames``, the lobby in frames (``/v1/events``) through three tiers and the per-round
+lobby as the baseline, in one run: see :mod:`benchmarks.lobby_frames`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
@@ -35,8 +32,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import serving
+from benchmarks import lobby_frames, serving
+from benchmarks.frame_probe import Probe
+from benchmarks.nchan_server import Nchan
 from benchmarks.sse_load import Load
+from benchmarks.usage import Usage, pushpin_pids
 from roads.simulator import deal_shoe
 from tests.pushpin_server import Pushpin
 from tests.redis_server import free_port
@@ -44,7 +44,6 @@ from tests.sse_client import SSEClient
 
 KEY = "bench-key"
 TABLES = [f"feed-{n:02d}" for n in range(10)]
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 class Dealer:
@@ -56,12 +55,14 @@ class Dealer:
         self.shoes = {table: deal_shoe(n) for n, table in enumerate(tables)}
         self.dealt = {table: 0 for table in tables}
         self.sent: list[float] = []
+        self.committed: dict[tuple[str, int], float] = {}  # (table, round) -> wall time sent
 
     def deal(self, table: str) -> None:
         number = self.dealt[table] + 1
         round = self.shoes[table][(number - 1) % len(self.shoes[table])]
         body = {"round": number, "result": round.result}
         self.sent.append(time.monotonic())
+        self.committed[(table, number)] = time.time()
         serving.post(self.base, f"/v1/tables/{table}/shoes/s1/rounds", body, KEY)
         self.dealt[table] = number
 
@@ -74,48 +75,12 @@ class Dealer:
             self.deal(self.tables[n % len(self.tables)])
 
 
-class Usage:
-    """CPU seconds and resident memory of a set of processes, read from /proc."""
-
-    def __init__(self, pids: list[int]) -> None:
-        self.pids = [pid for pid in pids if Path(f"/proc/{pid}").exists()]
-        self.start = self.cpu_seconds()
-
-    def cpu_seconds(self) -> float:
-        """Of the processes still there (a worker gunicorn restarted is not counted)."""
-        total = 0
-        for pid in self.pids:
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])
-        return total / TICKS
-
-    def used(self) -> float:
-        return self.cpu_seconds() - self.start
-
-    def rss_mb(self) -> float:
-        total = 0
-        for pid in self.pids:
-            try:
-                status = Path(f"/proc/{pid}/status").read_text()
-            except OSError:
-                continue
-            for line in status.splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        return total / 1024
-
-
-def pushpin_pids(pushpin: Pushpin) -> list[int]:
-    names = ("condure", "pushpin-proxy", "pushpin-handler", "zurl")
-    return [int((pushpin.run_dir / f"{name}.pid").read_text()) for name in names]
-
-
-def measure(port: int, clients: int, dealer: Dealer, watched: dict, args) -> dict:
-    """One step of the ladder: ``clients`` lobby clients on ``port`` while rounds are dealt."""
-    with Load(port, "/v1/events", clients, processes=args.processes) as load:
+def measure(
+    port: int, clients: int, dealer: Dealer, watched: dict, args, path: str = "/v1/events?frames=0"
+) -> dict:
+    """One step of the ladder: ``clients`` per-round lobby clients on ``port`` while rounds are
+    dealt."""
+    with Load(port, path, clients, processes=args.processes) as load:
         time.sleep(2)  # every hold settled (Pushpin asks the next link once after a hold)
         usage = {name: Usage(pids()) for name, pids in watched.items()}
         began = time.monotonic()
@@ -162,15 +127,25 @@ def held(step: dict, limit_ms: float) -> bool:
     return every and step["p99"] <= limit_ms
 
 
-def ladder(name: str, port: int, counts: list[int], dealer: Dealer, watched: dict, args) -> list:
+def ladder(
+    name: str,
+    port: int,
+    counts: list[int],
+    dealer: Dealer,
+    watched: dict,
+    args,
+    path: str = "/v1/events?frames=0",
+) -> list:
     print(f"\n{name}: lobby clients, rounds at {args.rate:g}/s for {args.seconds:g} s")
     print("  clients  conn'd tries  delivered/due        p50 ms   p99 ms  CPU (of one core), RSS")
     steps = []
     for clients in counts:
-        step = measure(port, clients, dealer, watched, args)
+        step = measure(port, clients, dealer, watched, args, path)
         print_step(step)
         steps.append(step)
         time.sleep(3)  # the last step's connections gone
+        if step["connected"] < clients or step["delivered"] < step["due"]:
+            break  # past what this feed holds: larger steps would tell nothing more
     return steps
 
 
@@ -233,73 +208,78 @@ def service_pids(base) -> list[int]:
     return [base.process.pid, *base.workers()]
 
 
-def measure_frames(port: int, clients: int, dealer: Dealer, watched: dict, args) -> dict:
-    """One step of the frames ladder: ``clients`` viewers of ``/v1/events?frames=1`` while
-    rounds are dealt; each frame's delay is its arrival minus its id's time (its XADD)."""
-    with Load(port, "/v1/events?frames=1", clients, processes=args.processes) as load:
-        time.sleep(2)
-        usage = {name: Usage(pids()) for name, pids in watched.items()}
-        began, wall = time.monotonic(), time.time() * 1000
-        dealer.run(args.rate, args.seconds)
-        time.sleep(args.drain)
-        elapsed = time.monotonic() - began
-        found = load.results()
-        figures = {name: (use.used() / elapsed, use.rss_mb()) for name, use in usage.items()}
-    frames = [[a for a in arrivals if a[1] >= wall] for arrivals in found["arrivals"]]
-    due = max((len(f) for f in frames), default=0)
-    delays = sorted((at * 1000 - ms) for f in frames for at, ms in f)
-    return {
-        "clients": clients,
-        "connected": load.connected,
-        "retried": load.retried,
-        "delivered": sum(len(f) for f in frames),
-        "due": due * load.connected,
-        "p50": delays[len(delays) // 2] if delays else float("nan"),
-        "p99": delays[int(0.99 * (len(delays) - 1))] if delays else float("nan"),
-        "usage": figures,
-        "generator_cpu": found["cpu_seconds"] / elapsed,
-        # After the whole lobby each viewer read on connecting (``args.full_frame``).
-        "bytes_per_viewer_s": (found["bytes"] / max(1, load.connected) - args.full_frame) / elapsed,
-        "frames_per_s": due / elapsed,
-    }
+def frames_run(args) -> None:
+    """The frames tiers and the per-round baseline, on one deployment (see
+    :mod:`benchmarks.lobby_frames`)."""
+    counts = [int(n) for n in args.frames.split(",") if n]
+    baseline = [int(n) for n in args.per_round.split(",") if n]
+    port = free_port()
+    pushpin = Pushpin(f"127.0.0.1:{port}")
+    with (
+        serving.redis_server() as redis,
+        service(redis.url, pushpin.publish_url, port) as base,
+        Nchan(workers=args.nchan_workers) as nchan,
+    ):
+        pushpin.start()
+        probe = Probe(port_of(base), nchan_publish=(nchan.port, "/pub"))
+        try:
+            tables = [f"lobby-{n:03d}" for n in range(args.tables)]
+            dealer = Dealer(base, tables)
+            for table in tables:
+                dealer.deal(table)
+            for _ in range(2):  # the second, once the processes' frames hold every table
+                time.sleep(2)
+                first = SSEClient(f"{base}/v1/events")
+                first.wait_for(1, seconds=10, kind={"frame"})
+                args.full_frame = first.bytes_read  # each viewer reads the whole lobby once
+                first.close()
+            probe.start()
+            print(
+                f"Lobby of {args.tables} tables, {args.rate:g} rounds/s for {args.seconds:g} s "
+                f"a step; the whole lobby, {args.full_frame:,} B, read once on connecting, is "
+                f"not in B/viewer/s"
+            )
+            service_of = {
+                "service": lambda: service_pids(base),
+                "redis": lambda: [redis.process.pid],
+            }
+            per_round = ladder(
+                "Baseline: the per-round lobby (?frames=0), built-in feed",
+                port_of(base),
+                baseline,
+                dealer,
+                service_of,
+                args,
+                path="/v1/events?frames=0",
+            )
+            tiers = {
+                "built-in": (port_of(base), service_of),
+                "Pushpin": (pushpin.port, {"pushpin": lambda: pushpin_pids(pushpin), **service_of}),
+                "nchan": (nchan.port, {"nchan": nchan.pids, **service_of}),
+            }
+            found = {
+                name: lobby_frames.ladder(name, at, counts, dealer, probe, watched, args)
+                for name, (at, watched) in tiers.items()
+            }
+        finally:
+            probe.stop()
+            pushpin.cleanup()
+    summary(per_round, found)
 
 
-def frames_ladder(base, redis, counts: list[int], args) -> list[dict]:
-    tables = [f"lobby-{n:03d}" for n in range(args.tables)]
-    dealer = Dealer(base, tables)
-    for table in tables:
-        dealer.deal(table)
-    watched = {"service": lambda: service_pids(base), "redis": lambda: [redis.process.pid]}
-    first = SSEClient(f"{base}/v1/events?frames=1")
-    first.wait_for(1, seconds=10, kind={"frame"})
-    args.full_frame = first.bytes_read  # every viewer reads the whole lobby once, on connecting
-    first.close()
-    print(
-        f"\nLobby in frames (built-in): {args.tables} tables, rounds at {args.rate:g}/s for "
-        f"{args.seconds:g} s; delay = a frame's arrival - its XADD (a change waits up to "
-        f"ROADS_FRAME_MS more for its frame); the whole lobby, read once on connecting, "
-        f"{args.full_frame:,} B, is not in B/viewer/s"
-    )
-    print(
-        "  viewers  conn'd tries  frames delivered/due   p50 ms   p99 ms  B/viewer/s  "
-        "frames/s  CPU (of one core), RSS"
-    )
-    steps = []
-    for clients in counts:
-        step = measure_frames(port_of(base), clients, dealer, watched, args)
-        usage = "  ".join(
-            f"{name} {cpu * 100:4.0f}% {rss:5.0f} MB" for name, (cpu, rss) in step["usage"].items()
-        )
-        print(
-            f"  {clients:>7,}  {step['connected']:>6,} {step['retried']:>5,}  "
-            f"{step['delivered']:>9,}/{step['due']:<9,}  {step['p50']:7.1f}  {step['p99']:7.1f}"
-            f"  {step['bytes_per_viewer_s']:10,.0f}  {step['frames_per_s']:8.2f}  {usage}  "
-            f"generator {step['generator_cpu'] * 100:4.0f}%",
-            flush=True,
-        )
-        steps.append(step)
-        time.sleep(3)
-    return steps
+def summary(per_round: list[dict], found: dict[str, list[dict]]) -> None:
+    limit = lobby_frames.LIMIT_MS
+    before = largest(per_round, limit)
+    print(f"\nLargest N with every change delivered at p99 <= {limit:.0f} ms:")
+    print(f"  per-round lobby (built-in): {before:,}")
+    for name, steps in found.items():
+        most = lobby_frames.largest(steps)
+        ratio = f" ({most / before:.1f}x the per-round lobby)" if before else ""
+        step = next((s for s in steps if s["clients"] == most), None)
+        tier = {"built-in": "service", "Pushpin": "pushpin", "nchan": "nchan"}[name]
+        cores = step["usage"][tier][0] if step else 0
+        per_core = f", {most / cores:,.0f} viewers per core of {tier}" if cores else ""
+        print(f"  frames, {name}: {most:,}{ratio}{per_core}")
 
 
 def main() -> None:
@@ -314,11 +294,15 @@ def main() -> None:
         "--frames", default="", help="viewers of the lobby in frames (built-in), e.g. 1000,5000"
     )
     parser.add_argument("--tables", type=int, default=500, help="tables of the frames lobby")
+    parser.add_argument(
+        "--per-round",
+        default="1000,2000,3000,5000",
+        help="viewers of the per-round lobby, the frames run's baseline",
+    )
+    parser.add_argument("--nchan-workers", type=int, default=2, help="nginx worker processes")
     args = parser.parse_args()
     if args.frames:
-        counts = [int(n) for n in args.frames.split(",") if n]
-        with serving.redis_server() as redis, service(redis.url) as base:
-            frames_ladder(base, redis, counts, args)
+        frames_run(args)
         return
     builtin = [int(n) for n in args.builtin.split(",") if n]
     proxied = [int(n) for n in args.pushpin.split(",") if n]

@@ -17,15 +17,18 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
 MARK = b"event: round"
-FRAME = b"event: frame"  # of the lobby in frames (?frames=1): each noted with its id's time
+CURSOR = b'data: {"cursor":'  # how every frame of the lobby begins: noted with its cursor
 CONNECT_BATCH = 50  # connections a process opens at once, ...
 CONNECT_PAUSE = 0.1  # ... this many seconds apart (viewers arrive over time, not at once)
-RETRIES = 5  # a client answered other than 200 tries again a second later, this many times
+# A client not let in (an answer other than 200, or a stream that ends before its first frame:
+# the service's pace) tries again a second later, this many times.
+RETRIES = 30
 
 
 class Listener(asyncio.Protocol):
     """One SSE client: sends its request, then notes the arrival time of every round event (or,
-    of the lobby in frames, every frame's arrival wall-clock time and its id's milliseconds)."""
+    of the lobby in frames, every frame's arrival wall-clock time and its cursor). A frames client
+    counts as answered at its first frame: a stream that ends before one was a refusal."""
 
     def __init__(self, request: bytes, answered: asyncio.Future, frames: bool = False) -> None:
         self.request = request
@@ -43,18 +46,22 @@ class Listener(asyncio.Protocol):
         self.received += len(data)
         text = self.tail + data
         if not self.answered.done() and b"\r\n\r\n" in text:
-            self.answered.set_result(text.startswith((b"HTTP/1.1 200", b"HTTP/1.0 200")))
+            if not text.startswith((b"HTTP/1.1 200", b"HTTP/1.0 200")):
+                self.answered.set_result(False)
+            elif not self.frames:
+                self.answered.set_result(True)
         if self.frames:
-            # An id line before each frame: "id: MILLIS-N". Frames are large; keep a tail only.
             wall = time.time()
             at = 0
-            while (found := text.find(b"\nid: ", at)) != -1:
-                end = text.find(b"-", found)
-                if end == -1 or text.find(b"\n", found + 1) == -1:
+            while (found := text.find(CURSOR, at)) != -1:
+                end = text.find(b",", found + len(CURSOR))
+                if end == -1:
                     break
-                self.arrivals.append((wall, int(text[found + 5 : end])))
+                self.arrivals.append((wall, int(text[found + len(CURSOR) : end])))
                 at = end
-            self.tail = text[max(at, len(text) - 64) :]
+            if self.arrivals and not self.answered.done():
+                self.answered.set_result(True)
+            self.tail = text[max(at, len(text) - 64) :]  # frames are large: keep a tail only
             return
         self.arrivals.extend([now] * text.count(MARK))
         self.tail = text[-(len(MARK) - 1) :]
@@ -64,14 +71,16 @@ class Listener(asyncio.Protocol):
             self.answered.set_result(False)
 
 
-async def _listen(port: int, path: str, count: int, source: str, control: Connection) -> None:
+async def _listen(
+    port: int, path: str, count: int, source: str, frames: bool, control: Connection
+) -> None:
     loop = asyncio.get_running_loop()
     request = f"GET {path} HTTP/1.1\r\nHost: lobby\r\nAccept: text/event-stream\r\n\r\n".encode()
     listeners, transports = [], []
 
     async def connect() -> bool:
         answered = loop.create_future()
-        listener = Listener(request, answered, frames="frames=1" in path)
+        listener = Listener(request, answered, frames=frames)
         try:
             transport, _ = await loop.create_connection(
                 lambda: listener, "127.0.0.1", port, local_addr=(source, 0)
@@ -120,21 +129,25 @@ def _cpu_seconds() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def _child(port: int, path: str, count: int, source: str, control: Connection) -> None:
+def _child(
+    port: int, path: str, count: int, source: str, frames: bool, control: Connection
+) -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    asyncio.run(_listen(port, path, count, source, control))
+    asyncio.run(_listen(port, path, count, source, frames, control))
 
 
 @dataclass
 class Load:
     """N clients of ``path`` on ``port``, spread over ``processes`` processes (each from a
-    source address of its own, so the clients do not run out of ephemeral ports)."""
+    source address of its own, so the clients do not run out of ephemeral ports); ``frames``:
+    they read the lobby in frames."""
 
     port: int
     path: str
     clients: int
     processes: int = 4
+    frames: bool = False
 
     def __enter__(self) -> Load:
         share = -(-self.clients // self.processes)
@@ -145,7 +158,7 @@ class Load:
             mine, theirs = context.Pipe()
             process = context.Process(
                 target=_child,
-                args=(self.port, self.path, count, f"127.0.0.{10 + index}", theirs),
+                args=(self.port, self.path, count, f"127.0.0.{10 + index}", self.frames, theirs),
                 daemon=True,
             )
             process.start()

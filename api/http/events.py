@@ -259,7 +259,8 @@ def _held_frames(last: str | None, odds: bool) -> Response:
     since = delivered.get(frames_channel(svc.keys.prefix, twin), last)
     svc.frames.latest()
     head, text = svc.frames.since(since, odds)
-    response = Response(text if delivered else retry() + text, mimetype="text/event-stream")
+    body = text if delivered else retry().encode() + text
+    response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers.update(
         frame_hold_headers(

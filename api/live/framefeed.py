@@ -25,21 +25,21 @@ RING = 240  # frames kept in the process: two minutes at a frame every 500 ms
 
 class Rendered(NamedTuple):
     id: str
-    full: str  # the SSE text of the frame, with the odds
-    public: str  # without them (only the id when it changed nothing a client without them sees)
+    full: bytes  # the SSE text of the frame, with the odds, encoded once for every client
+    public: bytes  # without them (only the id when it changed nothing a client without them sees)
 
-    def text(self, odds: bool) -> str:
+    def text(self, odds: bool) -> bytes:
         return self.full if odds else self.public
 
 
-def sse(frame_id: str, data: bytes) -> str:
-    return f"id: {frame_id}\nevent: frame\ndata: {data.decode()}\n\n"
+def sse(frame_id: str, data: bytes) -> bytes:
+    return b"id: %s\nevent: frame\ndata: %s\n\n" % (frame_id.encode(), data)
 
 
-def id_only(frame_id: str) -> str:
+def id_only(frame_id: str) -> bytes:
     """A frame with nothing for the client: an event without data is not dispatched, but its
     id still becomes the client's ``Last-Event-ID``, so it resumes from here."""
-    return f"id: {frame_id}\n\n"
+    return b"id: %s\n\n" % frame_id.encode()
 
 
 class FrameFeed:
@@ -48,11 +48,15 @@ class FrameFeed:
     def __init__(self, stream: FrameStream, *, ring: int = RING, block_ms: int = 2000) -> None:
         self._stream = stream
         self._ring: deque[Rendered] = deque(maxlen=ring)
+        # Where each frame of the ring is, as a count of frames taken: a client finds its place
+        # without scanning the ring (every client looks once a frame).
+        self._number: dict[str, int] = {}
+        self._taken = 0
         self._block_ms = block_ms
         self._changed = threading.Condition()
         self._tiles: dict[str, dict[str, Any]] | None = None  # "full"/"public" -> tiles
         self._cursor = 0
-        self._snapshot: tuple[str, bool, str] | None = None  # (id, odds, text) last rendered
+        self._snapshot: tuple[str, bool, bytes] | None = None  # (id, odds, text) last rendered
         self._latest: str | None = None
         self._base: str | None = None  # the id of the frame the ring starts after
         self._stop = threading.Event()
@@ -70,7 +74,7 @@ class FrameFeed:
                 self._changed.wait(wait_seconds)
             return self._latest
 
-    def whole(self, odds: bool) -> tuple[str, str] | None:
+    def whole(self, odds: bool) -> tuple[str, bytes] | None:
         """Every tile at the latest frame, as one full frame: (its id, its SSE text)."""
         with self._changed:
             if self._tiles is None or self._latest is None:
@@ -89,25 +93,27 @@ class FrameFeed:
         with self._changed:
             if last == self._latest:
                 return []
-            frames = list(self._ring)
             if last == self._base:  # the frame the ring starts after (its keyframe, or dropped)
-                return frames
-        for at, frame in enumerate(frames):
-            if frame.id == last:
-                return frames[at + 1 :]
-        return None
+                return list(self._ring)
+            number = self._number.get(last)
+            if number is None:
+                return None
+            behind = self._taken - number  # frames after it, all in the ring
+            return [self._ring[at] for at in range(len(self._ring) - behind, len(self._ring))]
 
-    def since(self, last: str | None, odds: bool) -> tuple[str | None, str]:
+    def since(self, last: str | None, odds: bool) -> tuple[str | None, bytes]:
         """What a client at frame ``last`` reads next, as (the frame it is then at, SSE text):
         the frames after ``last``, or the whole lobby when there is no ``last`` or the ring no
         longer reaches back to it; no text when nothing is newer (or no frame is held yet)."""
         frames = self.after(last) if last else None
         if frames is None:
             whole = self.whole(odds)
-            return (last, "") if whole is None else whole
+            return (last, b"") if whole is None else whole
         if not frames:
-            return last, ""
-        return frames[-1].id, "".join(frame.text(odds) for frame in frames)
+            return last, b""
+        if len(frames) == 1:
+            return frames[0].id, frames[0].text(odds)
+        return frames[-1].id, b"".join(frame.text(odds) for frame in frames)
 
     def wait(self, last: str | None, timeout: float) -> None:
         """Until a frame newer than ``last`` is held, or ``timeout`` seconds."""
@@ -135,11 +141,17 @@ class FrameFeed:
         )
 
     def _follow(self, reader: FrameReader) -> None:
-        start = self._stream.keyframe()
         last = "0-0"
-        if start is not None:
-            self._take(start, whole=True)
-            last = start.id
+        # The keyframe may be 10 s old: a client waits for the frames after it too (the lock
+        # is reentrant), not only for the first tile.
+        with self._changed:
+            start = self._stream.keyframe()
+            if start is not None:
+                self._take(start, whole=True)
+                last = start.id
+                for frame in self._stream.after(last):
+                    self._take(frame)
+                    last = frame.id
         while not self._stop.is_set():
             for frame in reader.after(last, block_ms=self._block_ms):
                 self._take(frame)
@@ -155,10 +167,14 @@ class FrameFeed:
             self._cursor = full["cursor"]
             if whole:
                 self._ring.clear()
+                self._number.clear()
                 self._base = frame.id
             else:
                 if len(self._ring) == self._ring.maxlen:
                     self._base = self._ring[0].id
+                    del self._number[self._base]
+                self._taken += 1
+                self._number[frame.id] = self._taken
                 rendered = Rendered(
                     frame.id,
                     sse(frame.id, frame.full),

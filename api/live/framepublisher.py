@@ -79,7 +79,7 @@ class FramePublisher(Candidate):
             return cursor
         items = frame_items(
             self._prefix,
-            [(frame.id, frame.full, frame.public) for frame in frames],
+            [(frame.id, frame.full.decode(), frame.public.decode()) for frame in frames],
             cursor,
             public_odds=self._public_odds,
         )

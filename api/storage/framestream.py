@@ -16,6 +16,9 @@ from api.storage.publishing import LEASE
 from api.storage.transport import Transport
 
 FRAMES_KEPT = 2_000  # at a frame every 500 ms, about 16 minutes to resume from
+# The frames are a cache of the lobby: with no builder (no viewer anywhere) they expire, and the
+# next builder starts with a full frame anyway.
+FRAMES_TTL_MS = 3_600_000
 
 
 class StoredFrame(NamedTuple):
@@ -37,8 +40,11 @@ class FrameStream:
 
     def set_keyframe(self, frame_id: str, full: bytes, public: bytes) -> None:
         """Keep every tile at frame ``frame_id`` (a full frame, in full and without the odds)."""
-        self.transport.command(
-            "HSET", self.keys.keyframe, "id", frame_id, "full", full, "public", public
+        self.transport.multi(
+            [
+                ("HSET", self.keys.keyframe, "id", frame_id, "full", full, "public", public),
+                ("PEXPIRE", self.keys.keyframe, FRAMES_TTL_MS),
+            ]
         )
 
     def keyframe(self) -> StoredFrame | None:
@@ -59,17 +65,9 @@ class FrameStream:
 
     def add(self, full: bytes, public: bytes) -> str:
         """Append a frame; its id."""
-        added = self.transport.command(
-            "XADD",
-            self.keys.frames,
-            "MAXLEN",
-            "~",
-            FRAMES_KEPT,
-            "*",
-            "full",
-            full,
-            "public",
-            public,
+        add = ("XADD", self.keys.frames, "MAXLEN", "~", FRAMES_KEPT, "*", "full", full)
+        added, _ = self.transport.multi(
+            [(*add, "public", public), ("PEXPIRE", self.keys.frames, FRAMES_TTL_MS)]
         )
         return added.decode() if isinstance(added, bytes) else added
 

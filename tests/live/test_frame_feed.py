@@ -11,6 +11,8 @@ import pytest
 
 from api.admission import Pace
 from api.codecs.frames import apply
+from api.codecs.jsontext import dumps
+from api.live.framefeed import FrameFeed
 from tests.api_helpers import post_round
 from tests.conftest import AUTH, make_app
 from tests.live.test_events import read
@@ -146,3 +148,36 @@ def test_the_pace_lets_its_rate_through_a_second():
     now[0] += 0.5
     assert sum(pace.admit() for _ in range(30)) == 5
     assert Pace(0).admit()  # 0: no pace
+
+
+def test_the_ring_finds_the_frames_after_a_client_and_forgets_the_oldest(app):
+    stream = app.extensions["roads"].framer.frames
+    feed = FrameFeed(stream, ring=3, block_ms=100)
+    empty = [dumps({"cursor": n, "tables": {}}) for n in range(1, 6)]
+    ids = [stream.add(frame, frame) for frame in empty]
+    deadline = time.monotonic() + 5
+    while feed.latest() != ids[-1] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        assert [frame.id for frame in feed.after(ids[2])] == ids[3:]
+        assert [frame.id for frame in feed.after(ids[1])] == ids[2:]  # the ring starts after it
+        assert feed.after(ids[0]) is None  # no longer kept: the whole lobby instead
+        assert feed.after(ids[4]) == []
+        assert feed.since(ids[3], odds=False) == (ids[4], f"id: {ids[4]}\n\n".encode())
+    finally:
+        feed.stop()
+
+
+def test_a_feed_started_late_serves_the_lobby_at_the_latest_frame_not_the_keyframe(app):
+    stream = app.extensions["roads"].framer.frames
+    empty = dumps({"cursor": 1, "full": True, "tables": {}})
+    stream.set_keyframe(stream.add(empty, empty), empty, empty)
+    later = dumps({"cursor": 2, "tables": {"late": {"tile": {"table": "late"}}}})
+    newest = stream.add(later, later)
+    feed = FrameFeed(stream, block_ms=100)
+    try:
+        assert feed.latest() == newest
+        frame_id, text = feed.whole(odds=False)
+        assert frame_id == newest and b'"late"' in text
+    finally:
+        feed.stop()
