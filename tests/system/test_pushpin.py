@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 import redis
 
-from api.codecs.frames import apply
 from tests import gunicorn_server
 from tests.conftest import KEY
 from tests.gunicorn_server import gunicorn
+from tests.lobbyviewer import keeps_the_lobby, kept, lobby_of
 from tests.pushpin_server import Pushpin
 from tests.redis_server import free_port
 from tests.roadviewer import Viewer
@@ -223,30 +223,6 @@ def resident_kb(pushpin: Pushpin) -> int:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total
-
-
-def lobby_of(base: str) -> dict[str, dict]:
-    with urllib.request.urlopen(f"{base}/v1/tables") as answer:
-        return {tile["table"]: tile for tile in json.load(answer)["tables"]}
-
-
-def kept(frames: list[dict]) -> dict[str, dict]:
-    """The tiles a viewer holds after applying ``frames`` in order."""
-    held: dict[str, dict] = {}
-    for frame in frames:
-        assert frame["event"] == "frame"
-        apply(held, frame["data"])
-    return held
-
-
-def keeps_the_lobby(client: SSEClient, base: str, seconds: float = 10.0) -> dict[str, dict]:
-    deadline = time.monotonic() + seconds
-    while True:
-        held, want = kept(client.events), lobby_of(base)
-        if held == want or time.monotonic() > deadline:
-            assert held == want
-            return held
-        time.sleep(0.1)
 
 
 def test_a_lobby_viewer_through_pushpin_gets_the_services_frames_and_keeps_the_lobby(deployment):
