@@ -133,6 +133,7 @@ def post_worker_init(worker):
     services = worker.wsgi.extensions.get("roads")  # absent in the benchmarks' bare app
     if services is not None and services.publisher is not None:
         services.publisher.start()
+    if services is not None and services.frame_publisher is not None:
         services.framer.start()
         services.frame_publisher.start()
     if services is not None:

@@ -42,6 +42,9 @@ class Settings:
       (Pushpin's HTTP control port, e.g. ``http://127.0.0.1:5561``; comma-separated for several):
       ``/v1/events`` requests that come through a proxy are then held by it, and one elected
       process publishes the events to every proxy (see :mod:`api.live.grip`). None by default.
+    - ``ROADS_NCHAN_URL``: nchan publisher locations (nginx, ``http://127.0.0.1:8080/pub``;
+      comma-separated for several) to which one elected process publishes each lobby frame, as
+      the frames' other fan-out tier (:mod:`api.live.framepublisher`). None by default.
     - ``ROADS_CORS_ORIGINS``: the origins (``https://lobby.example.com``, comma-separated) whose
       pages may read the API from a browser: JSON, pictures, the event stream. None by default.
       ``ROADS_CORS_INGEST=1`` lets the same origins send rounds too (the write methods and the
@@ -57,12 +60,14 @@ class Settings:
     - ``ROADS_CUSTOM_QUERIES``: Good Roads queries with custom patterns computed at once in a
       process (2); ``ROADS_FEED_CLIENTS``: live-feed clients a process holds (3000, under the
       worker's 4000 connections so that ingest always connects); past either, a 503.
+      ``ROADS_FEED_ACCEPTS``: new lobby viewers a process takes a second (500; 0 for no pace);
+      past it a viewer is told to come back in 2-5 s.
     - ``ROADS_DATABASE_URL``: the record's PostgreSQL (``postgresql://user@host/db``): every
       acknowledged write is copied there by one leased recorder, and a closed shoe leaves Redis
       ``ROADS_HOT_SECONDS`` after it closed (86400) once the record holds it, read from the
       record when asked for (:mod:`api.record`). None by default: the record is off and Redis
       keeps every round.
-    - ``ROADS_FRAME_MS``: the lobby feed in frames (``/v1/events?frames=1``) sends at most one
+    - ``ROADS_FRAME_MS``: the lobby feed in frames (``/v1/events``) sends at most one
       frame this often, in milliseconds (500).
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
       default; ``0`` turns it off). See ``docs/operations.md``.
@@ -84,6 +89,7 @@ class Settings:
     namespace: str | None = None
     transport: str = "links"
     grip_urls: tuple[str, ...] = ()
+    nchan_urls: tuple[str, ...] = ()
     cors_origins: tuple[str, ...] = ()
     cors_ingest: bool = False
     access_log: bool = True
@@ -128,6 +134,7 @@ class Settings:
             namespace=_namespace(env),
             transport=_choice(env, "ROADS_TRANSPORT", ("links", "pipeline")),
             grip_urls=_urls(env, "ROADS_GRIP_URL"),
+            nchan_urls=_urls(env, "ROADS_NCHAN_URL"),
             cors_origins=_origins(env, "ROADS_CORS_ORIGINS"),
             cors_ingest=_flag(env, "ROADS_CORS_INGEST", default=False),
             access_log=_access_log(env),

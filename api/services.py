@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from api.admission import Gate, Pace
 from api.config import Settings
 from api.images.pool import RenderPool
+from api.live.broadcast import Broadcaster
 from api.live.events import BLOCK_SECONDS, EventHub
 from api.live.framefeed import FrameFeed
 from api.live.framepublisher import FramePublisher
@@ -62,7 +63,8 @@ class Services:
     record: Record | None  # the record in PostgreSQL, when ROADS_DATABASE_URL is set
     framer: FrameBuilder  # the lobby's frames, built by the lease holder
     frames: FrameFeed  # and served from this process's ring
-    frame_publisher: FramePublisher | None  # to the GRIP proxies, when there are any
+    broadcaster: Broadcaster  # which writes them to this process's viewers (gevent)
+    frame_publisher: FramePublisher | None  # to the GRIP proxies and nchan, when there are any
     feed_accepts: Pace  # new live-feed viewers a second
 
     @classmethod
@@ -120,14 +122,16 @@ class Services:
             record=record,
             framer=FrameBuilder(lobby, frame_stream, frame_ms=settings.frame_ms),
             frames=frames,
+            broadcaster=Broadcaster(frames, settings.sse_heartbeat),
             frame_publisher=FramePublisher(
                 frames,
                 frame_stream,
                 settings.grip_urls,
+                nchan=settings.nchan_urls,
                 prefix=keys.prefix,
                 public_odds=settings.public_odds,
             )
-            if settings.grip_urls
+            if settings.grip_urls or settings.nchan_urls
             else None,
             feed_accepts=Pace(settings.feed_accepts),
         )

@@ -162,3 +162,4 @@ class Worker(GeventPyWSGIWorker):
         if services is not None:
             services.events.drain()
             services.frames.drain()
+            services.broadcaster.drain()

@@ -34,10 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import lobby_frames, serving
 from benchmarks.frame_probe import Probe
-from benchmarks.nchan_server import Nchan
 from benchmarks.sse_load import Load
 from benchmarks.usage import Usage, pushpin_pids
 from roads.simulator import deal_shoe
+from tests.nchan_server import Nchan
 from tests.pushpin_server import Pushpin
 from tests.redis_server import free_port
 from tests.sse_client import SSEClient
@@ -185,7 +185,9 @@ def multiplay_bytes(base: str) -> None:
     )
 
 
-def service(redis_url: str, grip: str | None = None, port: int | None = None):
+def service(
+    redis_url: str, grip: str | None = None, port: int | None = None, nchan: str | None = None
+):
     env = {
         "REDIS_URL": redis_url,
         "ROADS_INGEST_KEYS": KEY,
@@ -197,6 +199,8 @@ def service(redis_url: str, grip: str | None = None, port: int | None = None):
     }
     if grip:
         env["ROADS_GRIP_URL"] = grip
+    if nchan:
+        env["ROADS_NCHAN_URL"] = nchan
     return serving.gunicorn("wsgi:app", env, port=port or free_port())
 
 
@@ -215,13 +219,16 @@ def frames_run(args) -> None:
     baseline = [int(n) for n in args.per_round.split(",") if n]
     port = free_port()
     pushpin = Pushpin(f"127.0.0.1:{port}")
+    # Each nchan viewer of the benchmark counts from its first frame: the newest kept (-1),
+    # not the next (the deployed config's), so that connecting needs no frame to be dealt.
+    nchan = Nchan(f"127.0.0.1:{port}", workers=args.nchan_workers, first="-1")
     with (
         serving.redis_server() as redis,
-        service(redis.url, pushpin.publish_url, port) as base,
-        Nchan(workers=args.nchan_workers) as nchan,
+        nchan,
+        service(redis.url, pushpin.publish_url, port, nchan=nchan.publish_url) as base,
     ):
         pushpin.start()
-        probe = Probe(port_of(base), nchan_publish=(nchan.port, "/pub"))
+        probe = Probe(port_of(base))
         try:
             tables = [f"lobby-{n:03d}" for n in range(args.tables)]
             dealer = Dealer(base, tables)
@@ -253,13 +260,17 @@ def frames_run(args) -> None:
                 path="/v1/events?frames=0",
             )
             tiers = {
-                "built-in": (port_of(base), service_of),
-                "Pushpin": (pushpin.port, {"pushpin": lambda: pushpin_pids(pushpin), **service_of}),
-                "nchan": (nchan.port, {"nchan": nchan.pids, **service_of}),
+                "built-in": (port_of(base), "/v1/events", service_of),
+                "Pushpin": (
+                    pushpin.port,
+                    "/v1/events",
+                    {"pushpin": lambda: pushpin_pids(pushpin), **service_of},
+                ),
+                "nchan": (nchan.port, "/v1/events/nchan", {"nchan": nchan.pids, **service_of}),
             }
             found = {
-                name: lobby_frames.ladder(name, at, counts, dealer, probe, watched, args)
-                for name, (at, watched) in tiers.items()
+                name: lobby_frames.ladder(name, at, path, counts, dealer, probe, watched, args)
+                for name, (at, path, watched) in tiers.items()
             }
         finally:
             probe.stop()

@@ -3,9 +3,6 @@ process, that keeps the tiles by applying each frame and notes, for each frame's
 frame's id time and the rounds it brought (each table's ``rounds_played`` it raised). With them,
 every viewer's arrival of a frame (noted by cursor, :mod:`benchmarks.sse_load`) gives the
 staleness of each change it carried: arrival - the change's commit (the dealer's POST).
-
-It can also feed an nchan server: each frame's data, published once to its channel as it comes
-(the one publish per frame a service would make; here through this hop, about a millisecond).
 """
 
 from __future__ import annotations
@@ -26,12 +23,10 @@ class Seen(NamedTuple):
 class Probe:
     """Reads ``/v1/events`` on ``port`` in a thread (:meth:`start`, :meth:`stop`)."""
 
-    def __init__(self, port: int, nchan_publish: tuple[int, str] | None = None) -> None:
+    def __init__(self, port: int) -> None:
         self.port = port
-        self.nchan = nchan_publish  # (port, path) of the nchan publisher location
         self.frames: dict[int, Seen] = {}  # cursor -> what that frame held
         self.tiles: dict[str, dict] = {}
-        self.published = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
 
@@ -47,7 +42,6 @@ class Probe:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         connection.request("GET", "/v1/events", headers={"Accept": "text/event-stream"})
         answer = connection.getresponse()
-        publisher = self._publisher()
         fields: dict[str, str] = {}
         while not self._stop.is_set():
             line = answer.readline()
@@ -60,8 +54,6 @@ class Probe:
                 continue
             if "data" in fields and "id" in fields:
                 self._take(fields["id"], fields["data"])
-                if publisher is not None:
-                    self._publish(publisher, fields["data"])
             fields = {}
         connection.close()
 
@@ -78,14 +70,3 @@ class Probe:
                     start = before.get(table, 0)
                     rounds += [(table, n) for n in range(start + 1, played + 1)]
         self.frames[frame["cursor"]] = Seen(int(frame_id.split("-")[0]), rounds)
-
-    def _publisher(self) -> http.client.HTTPConnection | None:
-        if self.nchan is None:
-            return None
-        return http.client.HTTPConnection("127.0.0.1", self.nchan[0], timeout=10)
-
-    def _publish(self, publisher: http.client.HTTPConnection, data: str) -> None:
-        headers = {"Content-Type": "text/plain", "X-EventSource-Event": "frame"}
-        publisher.request("POST", self.nchan[1], body=data.encode(), headers=headers)
-        publisher.getresponse().read()
-        self.published += 1

@@ -27,9 +27,9 @@ def percentile(values: list[float], share: float) -> float:
     return values[int(share * (len(values) - 1))] if values else float("nan")
 
 
-def measure(port: int, clients: int, dealer, probe: Probe, watched: dict, args) -> dict:
-    """One step: ``clients`` frames viewers of ``/v1/events`` on ``port`` while rounds are dealt."""
-    with Load(port, "/v1/events", clients, processes=args.processes, frames=True) as load:
+def measure(port: int, path: str, clients: int, dealer, probe: Probe, watched: dict, args) -> dict:
+    """One step: ``clients`` frames viewers of ``path`` on ``port`` while rounds are dealt."""
+    with Load(port, path, clients, processes=args.processes, frames=True) as load:
         time.sleep(2)
         usage = {name: Usage(pids()) for name, pids in watched.items()}
         began, wall = time.monotonic(), time.time() * 1000
@@ -79,7 +79,9 @@ def held(step: dict) -> bool:
     return every and step["stale99"] <= LIMIT_MS
 
 
-def ladder(name: str, port: int, counts: list[int], dealer, probe, watched: dict, args) -> list:
+def ladder(
+    name: str, port: int, path: str, counts: list[int], dealer, probe, watched: dict, args
+) -> list:
     print(f"\n{name}: frames viewers of a {args.tables}-table lobby, {args.rate:g} rounds/s")
     print(
         "  viewers  conn'd  tries  frames delivered/due  delay p50/p99 ms  stale p50/p99 ms  "
@@ -87,7 +89,7 @@ def ladder(name: str, port: int, counts: list[int], dealer, probe, watched: dict
     )
     steps = []
     for clients in counts:
-        step = measure(port, clients, dealer, probe, watched, args)
+        step = measure(port, path, clients, dealer, probe, watched, args)
         usage = "  ".join(
             f"{n} {cpu * 100:4.0f}% {rss:5.0f} MB" for n, (cpu, rss) in step["usage"].items()
         )

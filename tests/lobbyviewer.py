@@ -7,7 +7,7 @@ import json
 import time
 import urllib.request
 
-from api.codecs.frames import apply
+from api.codecs.frames import apply, step
 from tests.sse_client import SSEClient
 
 
@@ -34,3 +34,19 @@ def keeps_the_lobby(client: SSEClient, base: str, seconds: float = 10.0) -> dict
             assert held == want
             return held
         time.sleep(0.1)
+
+
+def kept_from(snapshot: dict, frames: list[dict]) -> dict[str, dict]:
+    """The tiles a viewer of nchan holds: its snapshot (``GET /v1/lobby/frame``), then each
+    frame it read, applied, skipped or refused by :func:`api.codecs.frames.step`."""
+    held: dict[str, dict] = {}
+    apply(held, snapshot)
+    cursor = snapshot["cursor"]
+    for frame in frames:
+        assert frame["event"] == "frame"
+        what = step(cursor, frame["data"])
+        assert what != "restart", f"a frame was missed before {frame['data']['cursor']}"
+        if what == "apply":
+            apply(held, frame["data"])
+            cursor = frame["data"]["cursor"]
+    return held

@@ -21,6 +21,8 @@ class SSEClient:
             headers["Last-Event-ID"] = last_event_id
         path = parts.path + (f"?{parts.query}" if parts.query else "")
         self.connection.request("GET", path, headers=headers)
+        # The response takes the socket from the connection when the server will close it.
+        self.socket = self.connection.sock
         self.response = self.connection.getresponse()
         self.events: list[dict] = []
         self.bytes_read = 0  # of the event stream (headers and chunk framing aside)
@@ -62,7 +64,7 @@ class SSEClient:
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
-            self.connection.sock.shutdown(2)
+            self.socket.shutdown(2)
         self.connection.close()
         self.ended.wait(5)
 

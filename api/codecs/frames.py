@@ -1,6 +1,11 @@
 """A frame of the lobby feed: the changes of every table's tile since the previous frame, as
-``{"cursor": N, "tables": {TABLE: delta}}`` (``"full": true`` when ``tables`` holds every
-table's whole tile instead, which replaces what a client held).
+``{"cursor": N, "after": M, "tables": {TABLE: delta}}`` (``"full": true``, and no ``after``,
+when ``tables`` holds every table's whole tile instead, which replaces what a client held).
+``cursor`` is the lobby's cursor at the frame; ``after``, the cursor of the frame it applies to
+(of those carrying anything for the client), so a client that reads frames from a fan-out
+without ordering of its own (nchan) can tell that it missed one: it applies a frame whose
+``after`` is the cursor it holds, skips one whose ``cursor`` it has passed, and on any other
+starts again from a full frame.
 
 A client holds the tiles of a frame (the feed's first frame for it is a full one) and applies
 each next frame in order; a delta names only what changed since the frame before:
@@ -90,6 +95,18 @@ def _streak_changes(
         if streak["longest"] != old.get("longest"):
             longest[road] = {"longest": streak["longest"]}
     return (runs if any(run is not None for run in runs) else []), longest
+
+
+def step(cursor: int | None, frame: Mapping[str, Any]) -> str:
+    """What a client holding the tiles at ``cursor`` (``None``: none yet) does with ``frame``
+    when nothing else orders the frames for it (nchan): ``"apply"`` it (a full frame, or the one
+    right after ``cursor``), ``"skip"`` it (its changes are in what the client holds already),
+    or ``"restart"`` from a full frame (the client missed one)."""
+    if frame.get("full"):
+        return "apply"
+    if cursor is not None and frame["cursor"] <= cursor:
+        return "skip"
+    return "apply" if cursor is not None and frame["after"] == cursor else "restart"
 
 
 def apply(tiles: dict[str, Tile], frame: Mapping[str, Any]) -> None:

@@ -11,8 +11,10 @@ from flask_smorest import Blueprint, abort
 from api.codecs.events import RESET, Channel, Event, is_event_id, stream_key
 from api.http.answers import services
 from api.http.auth import offered_key, reads_odds
-from api.http.requests import EventsQuerySchema
+from api.http.requests import EventsQuerySchema, LobbyFrameQuerySchema
+from api.live.broadcast import END, SLOW, Broadcaster, Viewer
 from api.live.events import BAD_EVENT_ID, Subscription
+from api.live.framefeed import FrameFeed, frame_data
 from api.live.grip import (
     channel_names,
     event_channel,
@@ -210,33 +212,33 @@ def _refused_viewer() -> Response | None:
 
 def _frames(last: str | None, odds: bool) -> Response:
     """The lobby in frames: every tile at the latest frame (unless ``last`` is a frame the
-    process still holds), then each frame after it, from the process's ring."""
+    process still holds), then each frame after it, from the process's ring: under gunicorn's
+    gevent worker written by the process's broadcaster (:mod:`api.live.broadcast`), elsewhere
+    by the request's own loop."""
     svc = services()
     svc.framer.start()
     feed = svc.frames
     feed.latest()
     heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
+    sock = request.environ.get("gunicorn.sock")
 
-    def stream() -> Iterator[str]:
+    def stream() -> Iterator[str | bytes]:
         feed.clients += 1
         FEED_CLIENTS.inc()
+        viewer = None
         try:
             yield retry()
-            cursor = last
-            while not feed.draining:
-                before = cursor
-                cursor, text = feed.since(cursor, odds)
-                if text:
-                    if before is not None and cursor is not None:  # not the whole lobby
-                        FRAMES_SENT.inc()
-                        FRAME_LAG.observe(lag_of(cursor))
-                    yield text
-                    continue
-                feed.wait(cursor, heartbeat)
-                if feed.latest(0) == cursor and not feed.draining:
-                    yield ": heartbeat\n\n"
-            yield retry()  # the process is exiting: reconnect (to another worker) in that time
+            cursor, text = feed.since(last, odds)
+            if text:
+                yield text
+            if sock is None:
+                yield from _follow(feed, cursor, odds, heartbeat)
+            else:
+                viewer = Viewer(sock, cursor, odds)
+                yield from _broadcast(svc.broadcaster, viewer)
         finally:
+            if viewer is not None:
+                svc.broadcaster.leave(viewer)
             feed.clients -= 1
             FEED_CLIENTS.dec()
 
@@ -244,6 +246,45 @@ def _frames(last: str | None, odds: bool) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _broadcast(broadcaster: Broadcaster, viewer: Viewer) -> Iterator[str]:
+    """A viewer's part once its first frame is out: parked while the broadcaster writes to its
+    socket; when handed back, it writes what its socket could not take (blocking only itself)
+    and rejoins, or ends its stream."""
+    while True:
+        broadcaster.join(viewer)
+        order = viewer.wait()
+        if order == SLOW:
+            try:
+                viewer.socket.sendall(viewer.pending)
+            except OSError:
+                return
+            viewer.pending = b""
+            continue
+        if order == END:
+            yield retry()  # the process is exiting: reconnect (to another worker) in that time
+        return
+
+
+def _follow(
+    feed: FrameFeed, cursor: str | None, odds: bool, heartbeat: float
+) -> Iterator[str | bytes]:
+    """A viewer's part once its first frame is out, where no broadcaster writes for it: wait
+    for each next frame and yield it."""
+    while not feed.draining:
+        before = cursor
+        cursor, text = feed.since(cursor, odds)
+        if text:
+            if before is not None and cursor is not None:  # not the whole lobby
+                FRAMES_SENT.inc()
+                FRAME_LAG.observe(lag_of(cursor))
+            yield text
+            continue
+        feed.wait(cursor, heartbeat)
+        if feed.latest(0) == cursor and not feed.draining:
+            yield ": heartbeat\n\n"
+    yield retry()  # the process is exiting: reconnect (to another worker) in that time
 
 
 def _held_frames(last: str | None, odds: bool) -> Response:
@@ -271,4 +312,31 @@ def _held_frames(last: str | None, odds: bool) -> Response:
             key=offered_key(),
         )
     )
+    return response
+
+
+@blp.route("/v1/lobby/frame")
+@blp.arguments(LobbyFrameQuerySchema(), location="query", error_status_code=400)
+@blp.doc(
+    responses={
+        "200": {
+            "description": "The whole lobby at the latest frame: ``{cursor, full: true, "
+            "tables: {TABLE: tile}}``.",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        "503": {"description": "No frame yet (the service just started): retry shortly."},
+    }
+)
+def lobby_frame(query):
+    """The whole lobby at the latest frame, as the first frame of ``/v1/events`` holds it: where
+    a viewer of a fan-out tier without a first answer of its own (nchan) starts, applying the
+    frames whose ``after`` follows its ``cursor``. Served from memory, built once a frame."""
+    svc = services()
+    svc.framer.start()
+    svc.frames.latest()
+    whole = svc.frames.whole(reads_odds())
+    if whole is None:
+        abort(503, message="no lobby frame yet; retry shortly", headers={"Retry-After": "1"})
+    response = Response(frame_data(whole[1]), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-cache"
     return response

@@ -350,6 +350,13 @@ class EventsQuerySchema(ma.Schema):
     )
 
 
+class LobbyFrameQuerySchema(ma.Schema):
+    key = Text(
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "A read key, for the odds (as ``X-API-Key``)."},
+    )
+
+
 class ShoesQuerySchema(ma.Schema):
     limit = fields.Integer(
         load_default=20,

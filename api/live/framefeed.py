@@ -36,6 +36,12 @@ def sse(frame_id: str, data: bytes) -> bytes:
     return b"id: %s\nevent: frame\ndata: %s\n\n" % (frame_id.encode(), data)
 
 
+def frame_data(text: bytes) -> bytes | None:
+    """The JSON of a rendered frame; ``None`` for one sent as its id alone."""
+    _, found, data = text.partition(b"\ndata: ")
+    return data[:-2] if found else None
+
+
 def id_only(frame_id: str) -> bytes:
     """A frame with nothing for the client: an event without data is not dispatched, but its
     id still becomes the client's ``Last-Event-ID``, so it resumes from here."""

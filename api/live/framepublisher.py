@@ -1,21 +1,30 @@
-"""The one process that publishes the lobby's frames to the GRIP proxies (Pushpin).
+"""The one process that publishes the lobby's frames to the fan-out tier: the GRIP proxies
+(Pushpin) and nchan.
 
-Every process with the proxies configured runs a candidate; the holder of the lease
+Every process with a tier configured runs a candidate; the holder of the lease
 (``{lobby}:frame_publisher``) publishes each frame its own frame feed (:mod:`api.live.framefeed`)
-takes, in the SSE text the built-in feed sends, so a viewer through the proxy reads the same
-bytes with the same ids. Each publish names the frame before it (``prev-id``): a proxy whose
-clients were left at another frame (a holder died between two frames, a publish failed) asks
-the hold's ``next`` link for what they missed, and the service answers it from its ring.
-One publish per frame, whatever the number of viewers: the fan-out is the proxy's.
+takes. One publish per frame, whatever the number of viewers: the fan-out is the tier's.
+
+- To a GRIP proxy, in the SSE text the built-in feed sends, so a viewer through the proxy
+  reads the same bytes with the same ids. Each publish names the frame before it (``prev-id``):
+  a proxy whose clients were left at another frame (a holder died between two frames, a
+  publish failed) asks the hold's ``next`` link for what they missed, and the service answers
+  it from its ring.
+- To nchan, each frame's JSON (the one without the odds, unless they are public), as an
+  ``event: frame``; frames with nothing for those viewers are not sent. nchan numbers the
+  messages itself, so a viewer tells a missed frame by the frame's ``after``
+  (:mod:`api.codecs.frames`), and starts from ``GET /v1/lobby/frame`` (the whole lobby at a
+  frame, from memory).
 """
 
 from __future__ import annotations
 
 import logging
+import urllib.request
 from collections.abc import Sequence
 
 from api.live.candidate import Candidate
-from api.live.framefeed import FrameFeed
+from api.live.framefeed import FrameFeed, frame_data
 from api.live.grip import frame_items, publish_body
 from api.live.publisher import publish, publish_urls
 from api.metrics import FEED_EVENTS
@@ -24,6 +33,7 @@ from api.storage.framestream import FrameStream
 log = logging.getLogger("roads.framepublisher")
 
 SENT = FEED_EVENTS.labels("grip-frames")
+NCHAN_SENT = FEED_EVENTS.labels("nchan-frames")
 LEASE_MS = 5_000
 
 
@@ -36,6 +46,7 @@ class FramePublisher(Candidate):
         frames: FrameStream,
         proxies: Sequence[str],
         *,
+        nchan: Sequence[str] = (),
         prefix: str = "",
         public_odds: bool = True,
         lease_ms: int = LEASE_MS,
@@ -43,6 +54,7 @@ class FramePublisher(Candidate):
         self._feed = feed
         self._frames = frames
         self._urls = publish_urls(proxies)
+        self._nchan = list(nchan)
         self._prefix = prefix
         self._public_odds = public_odds
         self._lease_ms = lease_ms
@@ -77,13 +89,28 @@ class FramePublisher(Candidate):
             return self._feed.latest(0)
         if not frames:
             return cursor
-        items = frame_items(
-            self._prefix,
-            [(frame.id, frame.full.decode(), frame.public.decode()) for frame in frames],
-            cursor,
-            public_odds=self._public_odds,
-        )
-        publish(self._urls, publish_body(items))
-        SENT.inc(len(frames) * len(self._urls))
+        if self._urls:
+            items = frame_items(
+                self._prefix,
+                [(frame.id, frame.full.decode(), frame.public.decode()) for frame in frames],
+                cursor,
+                public_odds=self._public_odds,
+            )
+            publish(self._urls, publish_body(items))
+            SENT.inc(len(frames) * len(self._urls))
+        for frame in frames:
+            data = frame_data(frame.text(self._public_odds))
+            if data is not None:
+                for url in self._nchan:
+                    post_message(url, data)
+                NCHAN_SENT.inc(len(self._nchan))
         self.published += len(frames)
         return frames[-1].id
+
+
+def post_message(url: str, data: bytes) -> None:
+    """One message to an nchan publisher location, as an SSE ``frame`` event."""
+    headers = {"Content-Type": "application/json", "X-EventSource-Event": "frame"}
+    request = urllib.request.Request(url, data=data, method="POST", headers=headers)
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        answer.read()

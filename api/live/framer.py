@@ -40,6 +40,9 @@ class FrameBuilder(Candidate):
         self.frame_ms = frame_ms
         self.lease_ms = lease_ms
         self._cursor: tuple[str, int] | None = None
+        # The cursors of the last frame sent, and of the last that carried anything for the
+        # clients without the odds: each delta frame names the one it applies after.
+        self._sent: dict[str, int] = {}
         self._tiles: dict[str, tuple[bytes, bytes]] | None = None  # table -> (full, public)
         self._keyframed = 0.0
         super().__init__("frame-builder")
@@ -81,24 +84,28 @@ class FrameBuilder(Candidate):
         self._cursor, self._tiles = cursor, now
         if full is None:
             return None
-        frame_id = self.frames.add(full, public)
+        frame_id = self.frames.add(dumps(full), dumps(public))
+        self._sent["full"] = cursor[1]
+        if public["tables"] or public.get("full"):
+            self._sent["public"] = cursor[1]
         if starting or time.monotonic() - self._keyframed > KEYFRAME_SECONDS:
-            self.frames.set_keyframe(frame_id, *self._whole(cursor, now))
+            whole = self._whole(cursor, now)
+            self.frames.set_keyframe(frame_id, dumps(whole[0]), dumps(whole[1]))
             self._keyframed = time.monotonic()
         return frame_id
 
     @staticmethod
-    def _whole(cursor: tuple[str, int], now: dict[str, tuple[bytes, bytes]]) -> tuple[bytes, bytes]:
+    def _whole(cursor: tuple[str, int], now: dict[str, tuple[bytes, bytes]]) -> tuple[dict, dict]:
         """Every tile, as a full frame (each tile's stored encoding embedded whole)."""
         return (
-            dumps(_frame(cursor, {t: Fragment(j) for t, (j, _) in now.items()}, full=True)),
-            dumps(_frame(cursor, {t: Fragment(p) for t, (_, p) in now.items()}, full=True)),
+            _frame(cursor, {t: Fragment(j) for t, (j, _) in now.items()}, full=True),
+            _frame(cursor, {t: Fragment(p) for t, (_, p) in now.items()}, full=True),
         )
 
     def _frame(
         self, cursor: tuple[str, int], now: dict[str, tuple[bytes, bytes]]
-    ) -> tuple[bytes | None, bytes]:
-        """The frame's two renderings; ``None`` (full) when no tile changed."""
+    ) -> tuple[dict | None, dict]:
+        """The frame, with the odds and without; ``None`` (with) when no tile changed."""
         if self._tiles is None:
             return self._whole(cursor, now)
         full: dict[str, Any] = {}
@@ -115,17 +122,24 @@ class FrameBuilder(Candidate):
                 if delta is not None:
                     public[table] = delta
         if not full and not public:
-            return None, b""
-        return dumps(_frame(cursor, full)), dumps(_frame(cursor, public))
+            return None, {}
+        return (
+            _frame(cursor, full, after=self._sent["full"]),
+            _frame(cursor, public, after=self._sent["public"]),
+        )
 
 
 def _parsed(tile: tuple[bytes, bytes] | None, which: int) -> dict[str, Any] | None:
     return loads(tile[which]) if tile is not None else None
 
 
-def _frame(cursor: tuple[str, int], tables: dict[str, Any], *, full: bool = False) -> dict:
+def _frame(
+    cursor: tuple[str, int], tables: dict[str, Any], *, full: bool = False, after: int = 0
+) -> dict:
     frame: dict[str, Any] = {"cursor": cursor[1]}
     if full:
         frame["full"] = True
+    else:
+        frame["after"] = after
     frame["tables"] = tables
     return frame

@@ -9,7 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api.codecs.frames import apply, tile_delta
+from api.codecs.frames import apply, step, tile_delta
 from api.codecs.tiles import Tile, encode_summary, registry_entry
 from roads import Round, Scorecard
 from roads.lobby import summary
@@ -124,3 +124,12 @@ def test_a_new_table_is_whole_and_a_retired_one_goes():
     held = {"t1": tile}
     apply(held, {"tables": {"t1": {"retired": True}, "t2": {"tile": {**tile, "table": "t2"}}}})
     assert list(held) == ["t2"]
+
+
+def test_a_client_applies_the_next_frame_skips_old_ones_and_restarts_after_a_gap():
+    frame = {"cursor": 7, "after": 5, "tables": {}}
+    assert step(5, frame) == "apply"
+    assert step(7, frame) == step(9, frame) == "skip"  # its changes are held already
+    assert step(4, frame) == "restart"  # the frame after 4 was missed
+    assert step(None, frame) == "restart"  # nothing held: start from a full frame
+    assert step(None, {"cursor": 7, "full": True, "tables": {}}) == "apply"

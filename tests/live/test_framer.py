@@ -87,14 +87,21 @@ def test_frames_rebuild_the_lobby_at_every_frame(app, redis_client, steps, frame
     builder = FrameBuilder(services.lobby, frames)
     dealer = Dealer(client, next(RUNS))
     held: dict[str, dict[str, dict]] = {"full": {}, "public": {}}
+    at: dict[str, int] = {}  # the cursor of the last frame each client applied
     last = "0-0"
 
     def frame() -> None:
         nonlocal last
         builder.step()
         for stored in frames.after(last):
-            apply(held["full"], json.loads(stored.full))
-            apply(held["public"], json.loads(stored.public))
+            for which, data in (("full", stored.full), ("public", stored.public)):
+                taken = json.loads(data)
+                if not taken["tables"] and not taken.get("full"):
+                    continue  # nothing for this client: sent as its id alone
+                # Each frame names the one it applies after: a client can tell a gap.
+                assert taken.get("full") or taken["after"] == at[which]
+                apply(held[which], taken)
+                at[which] = taken["cursor"]
             last = stored.id
         if last != "0-0":
             assert held["full"] == lobby_tiles(client, AUTH)
@@ -120,7 +127,12 @@ def test_no_frame_when_nothing_changed_and_a_new_holder_starts_full(app):
     post_round(client, 2, "g1", "s1", result="P")
     assert builder.step() is not None
     second = json.loads(frames.after(first)[0].full)
-    assert second == {"cursor": second["cursor"], "tables": {"g1": second["tables"]["g1"]}}
+    after = json.loads(frames.after("0-0")[0].full)["cursor"]
+    assert second == {
+        "cursor": second["cursor"],
+        "after": after,
+        "tables": {"g1": second["tables"]["g1"]},
+    }
     assert second["tables"]["g1"]["results"] == ["P"]
     other = FrameBuilder(services.lobby, frames, lease_ms=200)
     assert other.step() is None  # the lease is held
