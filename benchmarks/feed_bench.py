@@ -271,6 +271,7 @@ def frames_run(args) -> None:
             found = {
                 name: lobby_frames.ladder(name, at, path, counts, dealer, probe, watched, args)
                 for name, (at, path, watched) in tiers.items()
+                if name in args.tiers.split(",")
             }
         finally:
             probe.stop()
@@ -311,6 +312,7 @@ def main() -> None:
         help="viewers of the per-round lobby, the frames run's baseline",
     )
     parser.add_argument("--nchan-workers", type=int, default=2, help="nginx worker processes")
+    parser.add_argument("--tiers", default="built-in,Pushpin,nchan", help="the frames' tiers")
     args = parser.parse_args()
     if args.frames:
         frames_run(args)
