@@ -266,17 +266,35 @@ def frames_run(args) -> None:
                     "/v1/events",
                     {"pushpin": lambda: pushpin_pids(pushpin), **service_of},
                 ),
+                # A viewer that reads its snapshot (GET /v1/lobby/frame) apart: each held
+                # answer is then a few bytes, not the whole lobby.
+                "Pushpin, snapshot apart": (
+                    pushpin.port,
+                    "/v1/events?snapshot=0",
+                    {"pushpin": lambda: pushpin_pids(pushpin), **service_of},
+                ),
                 "nchan": (nchan.port, "/v1/events/nchan", {"nchan": nchan.pids, **service_of}),
             }
             found = {
                 name: lobby_frames.ladder(name, at, path, counts, dealer, probe, watched, args)
                 for name, (at, path, watched) in tiers.items()
-                if name in args.tiers.split(",")
+                if name in tier_names(args.tiers)
             }
         finally:
             probe.stop()
             pushpin.cleanup()
     summary(per_round, found)
+
+
+def tier_names(text: str) -> list[str]:
+    """The tiers named in ``--tiers`` (a name may hold ", ")."""
+    names = ["built-in", "Pushpin, snapshot apart", "Pushpin", "nchan"]
+    found = []
+    for name in names:
+        if name in text:
+            found.append(name)
+            text = text.replace(name, "")
+    return found
 
 
 def summary(per_round: list[dict], found: dict[str, list[dict]]) -> None:
@@ -288,7 +306,7 @@ def summary(per_round: list[dict], found: dict[str, list[dict]]) -> None:
         most = lobby_frames.largest(steps)
         ratio = f" ({most / before:.1f}x the per-round lobby)" if before else ""
         step = next((s for s in steps if s["clients"] == most), None)
-        tier = {"built-in": "service", "Pushpin": "pushpin", "nchan": "nchan"}[name]
+        tier = "pushpin" if name.startswith("Pushpin") else {"built-in": "service"}.get(name, name)
         cores = step["usage"][tier][0] if step else 0
         per_core = f", {most / cores:,.0f} viewers per core of {tier}" if cores else ""
         print(f"  frames, {name}: {most:,}{ratio}{per_core}")
@@ -312,7 +330,11 @@ def main() -> None:
         help="viewers of the per-round lobby, the frames run's baseline",
     )
     parser.add_argument("--nchan-workers", type=int, default=2, help="nginx worker processes")
-    parser.add_argument("--tiers", default="built-in,Pushpin,nchan", help="the frames' tiers")
+    parser.add_argument(
+        "--tiers",
+        default="built-in,Pushpin,Pushpin, snapshot apart,nchan",
+        help="the frames' tiers (comma-separated)",
+    )
     args = parser.parse_args()
     if args.frames:
         frames_run(args)

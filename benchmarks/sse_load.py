@@ -20,15 +20,14 @@ MARK = b"event: round"
 CURSOR = b'data: {"cursor":'  # how every frame of the lobby begins: noted with its cursor
 CONNECT_BATCH = 50  # connections a process opens at once, ...
 CONNECT_PAUSE = 0.1  # ... this many seconds apart (viewers arrive over time, not at once)
-# A client not let in (an answer other than 200, or a stream that ends before its first frame:
-# the service's pace) tries again a second later, this many times.
-RETRIES = 30
+# A client not let in (an answer other than 200, or one with a length: the service's pace, which
+# answers only when to come back) tries again a second later, this many times.
+RETRIES = 60
 
 
 class Listener(asyncio.Protocol):
     """One SSE client: sends its request, then notes the arrival time of every round event (or,
-    of the lobby in frames, every frame's arrival wall-clock time and its cursor). A frames client
-    counts as answered at its first frame: a stream that ends before one was a refusal."""
+    of the lobby in frames, every frame's arrival wall-clock time and its cursor)."""
 
     def __init__(self, request: bytes, answered: asyncio.Future, frames: bool = False) -> None:
         self.request = request
@@ -46,10 +45,12 @@ class Listener(asyncio.Protocol):
         self.received += len(data)
         text = self.tail + data
         if not self.answered.done() and b"\r\n\r\n" in text:
-            if not text.startswith((b"HTTP/1.1 200", b"HTTP/1.0 200")):
-                self.answered.set_result(False)
-            elif not self.frames:
-                self.answered.set_result(True)
+            head = text.split(b"\r\n\r\n", 1)[0].lower()
+            # A stream has no length; the service's pace answers a short body that has one.
+            streaming = b"\r\ncontent-length:" not in head
+            self.answered.set_result(
+                head.startswith((b"http/1.1 200", b"http/1.0 200")) and streaming
+            )
         if self.frames:
             wall = time.time()
             at = 0
@@ -59,8 +60,6 @@ class Listener(asyncio.Protocol):
                     break
                 self.arrivals.append((wall, int(text[found + len(CURSOR) : end])))
                 at = end
-            if self.arrivals and not self.answered.done():
-                self.answered.set_result(True)
             self.tail = text[max(at, len(text) - 64) :]  # frames are large: keep a tail only
             return
         self.arrivals.extend([now] * text.count(MARK))

@@ -40,12 +40,17 @@ export function applyFrame(tiles, frame) {
 
 function applyDelta(tile, delta) {
   if (delta.results) {
-    const first = delta.rounds_played - delta.results.length; // rounds played before them
-    const keep = tile.recent.length - Math.max(0, tile.rounds_played - first);
-    tile.recent = tile.recent.slice(0, Math.max(0, keep)).concat(delta.results).slice(-RECENT);
+    // rounds_played grows by the results, and version too unless the delta names it (below).
+    tile.recent = tile.recent.concat(delta.results).slice(-RECENT);
+    tile.rounds_played += delta.results.length;
+    tile.version += delta.results.length;
   }
   (delta.runs ?? []).forEach((run, at) => {
-    if (run) tile.streaks[LOBBY_ROADS[at]].current = { side: run[0], length: run[1] };
+    if (!run) return;
+    const streak = tile.streaks[LOBBY_ROADS[at]];
+    streak.current = { side: run[0], length: run[1] };
+    // A run longer than the road's longest is its longest too (the delta says nothing more).
+    if (run[1] > streak.longest.length) streak.longest = { side: run[0], length: run[1] };
   });
   if (delta.good) {
     tile.good_roads = Object.entries(delta.good).map(([pattern, since]) => ({ pattern, since_round: since }));

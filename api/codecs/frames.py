@@ -10,13 +10,14 @@ starts again from a full frame.
 A client holds the tiles of a frame (the feed's first frame for it is a full one) and applies
 each next frame in order; a delta names only what changed since the frame before:
 
-- ``results``: the results the tile's ``recent`` gained (oldest first), the last of them at
-  ``rounds_played`` (which the delta then holds too); ``recent`` whole instead when it changed
-  otherwise (a new shoe, a correction, a void);
+- ``results``: the results the tile's ``recent`` gained (oldest first): ``rounds_played`` grows
+  by as many, and so does ``version`` unless the delta names it; ``recent`` whole instead when
+  it changed otherwise (a new shoe, a correction, a void);
 - ``runs``: the current run of each lobby road, in :data:`roads.lobby.LOBBY_ROADS` order, as
   ``[side, length]``, ``null`` where it did not change (the tile's
-  ``streaks[road]["current"]`` in a third of the bytes); ``streaks``: only the longest runs that
-  changed (``{road: {"longest": ...}}``), merged into the tile's;
+  ``streaks[road]["current"]`` in a third of the bytes); a run longer than the road's longest
+  is its longest too; ``streaks``: only the longest runs that changed otherwise
+  (``{road: {"longest": ...}}``), merged into the tile's;
 - ``good``: the Good Roads matched now as ``{pattern: since_round}`` (the tile's ``good_roads``,
   in that order, in half the bytes);
 - any other field (``shoe``, ``version``, ``rounds_played``, ``edge``, ``name``, ``variant``):
@@ -64,7 +65,9 @@ def tile_delta(old: Tile | None, new: Tile | None) -> dict[str, Any] | None:
         delta["recent"] = new["recent"]
     elif gained:
         delta["results"] = gained
-        delta["rounds_played"] = new["rounds_played"]
+        del delta["rounds_played"]  # grows by the results
+        if new["version"] == old["version"] + len(gained):
+            delta.pop("version", None)
     return delta or None
 
 
@@ -90,9 +93,12 @@ def _streak_changes(
     longest = {}
     for road in LOBBY_ROADS:
         streak, old = after[road], before.get(road) or {}
-        current = streak["current"]
-        runs.append([current["side"], current["length"]] if current != old.get("current") else None)
-        if streak["longest"] != old.get("longest"):
+        current, moved = streak["current"], streak["current"] != old.get("current")
+        runs.append([current["side"], current["length"]] if moved else None)
+        if streak["longest"] == old.get("longest"):
+            continue
+        grown = (old.get("longest") or {}).get("length", 0) < current["length"]
+        if not (moved and grown and streak["longest"] == current):  # else the run says it
             longest[road] = {"longest": streak["longest"]}
     return (runs if any(run is not None for run in runs) else []), longest
 
@@ -127,12 +133,15 @@ def apply(tiles: dict[str, Tile], frame: Mapping[str, Any]) -> None:
 def _apply_delta(tile: Tile, delta: Mapping[str, Any]) -> None:
     if "results" in delta:
         results = delta["results"]
-        first = delta["rounds_played"] - len(results)  # rounds played before the first result
-        keep = len(tile["recent"]) - max(0, tile["rounds_played"] - first)
-        tile["recent"] = (tile["recent"][: max(0, keep)] + list(results))[-RECENT:]
+        tile["recent"] = (tile["recent"] + list(results))[-RECENT:]
+        tile["rounds_played"] += len(results)
+        tile["version"] += len(results)  # unless the delta names it (below)
     for road, run in zip(LOBBY_ROADS, delta.get("runs", ()), strict=False):
         if run is not None:
-            tile["streaks"][road]["current"] = {"side": run[0], "length": run[1]}
+            streak = tile["streaks"][road]
+            streak["current"] = {"side": run[0], "length": run[1]}
+            if run[1] > streak["longest"]["length"]:
+                streak["longest"] = {"side": run[0], "length": run[1]}
     if "good" in delta:
         tile["good_roads"] = [
             {"pattern": pattern, "since_round": since} for pattern, since in delta["good"].items()

@@ -80,7 +80,8 @@ def events(query):
         refused = None if "Grip-Last" in request.headers else _refused_viewer()
         if refused is not None:
             return refused
-        return _held_frames(last, odds) if proxied else _frames(last, odds)
+        whole = query["snapshot"]
+        return _held_frames(last, odds, whole) if proxied else _frames(last, odds, whole)
     if channel is not None and query.get("frames"):
         abort(400, message="frames carry the whole lobby: ask without tables")
     if proxied:
@@ -210,7 +211,7 @@ def _refused_viewer() -> Response | None:
     return response
 
 
-def _frames(last: str | None, odds: bool) -> Response:
+def _frames(last: str | None, odds: bool, whole: bool = True) -> Response:
     """The lobby in frames: every tile at the latest frame (unless ``last`` is a frame the
     process still holds), then each frame after it, from the process's ring: under gunicorn's
     gevent worker written by the process's broadcaster (:mod:`api.live.broadcast`), elsewhere
@@ -228,7 +229,7 @@ def _frames(last: str | None, odds: bool) -> Response:
         viewer = None
         try:
             yield retry()
-            cursor, text = feed.since(last, odds)
+            cursor, text = _first(feed, last, odds, whole)
             if text:
                 yield text
             if sock is None:
@@ -287,7 +288,15 @@ def _follow(
     yield retry()  # the process is exiting: reconnect (to another worker) in that time
 
 
-def _held_frames(last: str | None, odds: bool) -> Response:
+def _first(feed: FrameFeed, last: str | None, odds: bool, whole: bool) -> tuple[str | None, bytes]:
+    """A frames client's first answer: the frames after ``last``, or the whole lobby; without
+    ``whole`` (and no ``last``) nothing, the stream starting at the latest frame."""
+    if whole or last is not None:
+        return feed.since(last, odds)
+    return feed.latest(0), b""
+
+
+def _held_frames(last: str | None, odds: bool, whole: bool = True) -> Response:
     """The answer to a frames client a GRIP proxy holds, from this process's ring (no read of
     Redis): the frames after ``last`` (or after the proxy's ``Grip-Last``, when it asks for
     what its clients missed), or the whole lobby, then the hold on the frames channel."""
@@ -299,7 +308,7 @@ def _held_frames(last: str | None, odds: bool) -> Response:
     delivered = parse_grip_last(request.headers.get("Grip-Last"))
     since = delivered.get(frames_channel(svc.keys.prefix, twin), last)
     svc.frames.latest()
-    head, text = svc.frames.since(since, odds)
+    head, text = _first(svc.frames, since, odds, whole or bool(delivered))
     body = text if delivered else retry().encode() + text
     response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"

@@ -348,6 +348,15 @@ class EventsQuerySchema(ma.Schema):
             "table); ``frames=1`` with ``tables`` is a 400."
         },
     )
+    snapshot = fields.Boolean(
+        load_default=True,
+        metadata={
+            "description": "Frames only. ``snapshot=0``: no whole lobby first; the stream starts "
+            "at the latest frame, for a client that reads ``GET /v1/lobby/frame`` itself and "
+            "applies the frames after its ``cursor`` (``after``). Through a proxy the first "
+            "answer is then a few bytes instead of the whole lobby."
+        },
+    )
 
 
 class LobbyFrameQuerySchema(ma.Schema):

@@ -101,11 +101,21 @@ class FramePublisher(Candidate):
         for frame in frames:
             data = frame_data(frame.text(self._public_odds))
             if data is not None:
-                for url in self._nchan:
-                    post_message(url, data)
-                NCHAN_SENT.inc(len(self._nchan))
+                self._to_nchan(data)
         self.published += len(frames)
         return frames[-1].id
+
+    def _to_nchan(self, data: bytes) -> None:
+        """A frame to every nchan; one that fails is skipped there, not retried: its viewers
+        find the gap by the next frame's ``after`` and start again from a snapshot, and the
+        other tier is not held back."""
+        for url in self._nchan:
+            try:
+                post_message(url, data)
+            except Exception:
+                log.warning("a frame not published to %s; skipped", url, exc_info=True)
+                continue
+            NCHAN_SENT.inc()
 
 
 def post_message(url: str, data: bytes) -> None:

@@ -104,7 +104,7 @@ def test_a_frame_applied_to_the_tiles_of_the_frame_before_gives_its_tiles(tables
             states[table] = None
 
 
-def test_a_round_is_under_200_bytes_on_average():
+def test_a_round_is_well_under_200_bytes_on_average():
     rounds = deal_shoe(11)
     sizes = []
     for count in range(1, len(rounds)):
@@ -113,7 +113,9 @@ def test_a_round_is_under_200_bytes_on_average():
         delta = tile_delta(before, after)
         assert "recent" not in delta and delta["results"] == after["recent"][-1:]
         sizes.append(len(json.dumps({"t1": delta}, separators=(",", ":"))))
-    assert sum(sizes) / len(sizes) <= 200, (sum(sizes) / len(sizes), max(sizes))
+    # 200 is the bound; the counts and the longest runs a client works out itself keep a typical
+    # round near 110 (159 when each delta named them).
+    assert sum(sizes) / len(sizes) <= 130, (sum(sizes) / len(sizes), max(sizes))
 
 
 def test_a_new_table_is_whole_and_a_retired_one_goes():

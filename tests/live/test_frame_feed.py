@@ -10,7 +10,7 @@ import time
 import pytest
 
 from api.admission import Pace
-from api.codecs.frames import apply
+from api.codecs.frames import apply, step
 from api.codecs.jsontext import dumps
 from api.live.framefeed import FrameFeed
 from tests.api_helpers import post_round
@@ -181,3 +181,18 @@ def test_a_feed_started_late_serves_the_lobby_at_the_latest_frame_not_the_keyfra
         assert frame_id == newest and b'"late"' in text
     finally:
         feed.stop()
+
+
+def test_without_the_snapshot_the_stream_starts_at_the_latest_frame(client):
+    post_round(client, 1, "w1", "s1", result="B")
+    stream, held, _ = following(client)  # the frames exist, and the process holds them
+    stream.close()
+    frame = client.get("/v1/lobby/frame").json
+    stream = client.get("/v1/events?snapshot=0", buffered=False)
+    post_round(client, 2, "w1", "s1", result="P")
+    (first,), _ = read(stream, 1)
+    stream.close()
+    assert "full" not in first["data"] and first["data"]["after"] == frame["cursor"]
+    assert step(frame["cursor"], first["data"]) == "apply"
+    apply(held, first["data"])
+    assert held == lobby(client)

@@ -130,6 +130,15 @@ def test_a_lobby_client_gets_the_whole_lobby_from_memory_and_is_held_on_the_fram
     assert again["Grip-Channel"] == f"frames; prev-id={later[-1]['id']}"
 
 
+def test_without_the_snapshot_a_proxied_lobby_client_is_held_at_the_latest_frame(proxied):
+    feed(proxied, "B", table="fc")
+    until_frame_after(proxied, "1-0")  # a frame that holds fc
+    answer = proxied.get("/v1/events?snapshot=0", headers=PROXIED)
+    text = answer.get_data(as_text=True)
+    assert text.startswith("retry: ") and "event: frame" not in text  # a few bytes, no lobby
+    assert answer.headers["Grip-Channel"].startswith("frames; prev-id=")
+
+
 def test_a_lobby_client_behind_the_frames_kept_gets_the_whole_lobby_again(proxied):
     feed(proxied, "B", table="fb")
     _, frames = until_frame_after(proxied, "1-0")

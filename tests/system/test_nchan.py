@@ -10,6 +10,7 @@ import time
 import urllib.request
 
 import pytest
+import redis
 
 from tests.conftest import KEY
 from tests.gunicorn_server import gunicorn, send
@@ -21,6 +22,7 @@ from tests.sse_client import SSEClient
 
 @pytest.fixture(scope="module")
 def deployment(redis_server):
+    redis.Redis.from_url(redis_server.url).flushdb()  # no other module's leases or frames
     port = free_port()
     nchan = Nchan(f"127.0.0.1:{port}")
     env = {
@@ -45,8 +47,13 @@ def test_a_viewer_of_nchan_keeps_the_lobby_from_its_snapshot_and_the_frames(depl
     deal(base, "n1", range(1, 4))
     viewer = SSEClient(nchan.url + "/v1/events/nchan")
     time.sleep(0.3)  # subscribed before the snapshot: no frame falls between the two
-    with urllib.request.urlopen(nchan.url + "/v1/lobby/frame") as answer:
-        snapshot = json.load(answer)
+    deadline = time.monotonic() + 10
+    while True:  # the first frame holding n1
+        with urllib.request.urlopen(nchan.url + "/v1/lobby/frame") as answer:
+            snapshot = json.load(answer)
+        if "n1" in snapshot["tables"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert snapshot["full"] is True and "n1" in snapshot["tables"]
     deal(base, "n1", range(4, 9))
     deal(base, "n2", range(1, 6))
