@@ -27,6 +27,7 @@ import json
 import statistics
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -56,6 +57,7 @@ class Dealer:
         self.dealt = {table: 0 for table in tables}
         self.sent: list[float] = []
         self.committed: dict[tuple[str, int], float] = {}  # (table, round) -> wall time sent
+        self.refused = 0  # 503s answered to the dealer, each tried again
 
     def deal(self, table: str) -> None:
         number = self.dealt[table] + 1
@@ -63,7 +65,15 @@ class Dealer:
         body = {"round": number, "result": round.result}
         self.sent.append(time.monotonic())
         self.committed[(table, number)] = time.time()
-        serving.post(self.base, f"/v1/tables/{table}/shoes/s1/rounds", body, KEY)
+        for attempt in range(10):  # a 503 (the service overwhelmed): as a dealer's server would
+            try:
+                serving.post(self.base, f"/v1/tables/{table}/shoes/s1/rounds", body, KEY)
+                break
+            except urllib.error.HTTPError as error:
+                if error.code != 503 or attempt == 9:
+                    raise
+                self.refused += 1
+                time.sleep(0.1)
         self.dealt[table] = number
 
     def run(self, rate: float, seconds: float) -> None:

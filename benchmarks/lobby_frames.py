@@ -33,7 +33,7 @@ def measure(port: int, path: str, clients: int, dealer, probe: Probe, watched: d
     with Load(port, path, clients, processes=args.processes, frames=True) as load:
         time.sleep(2)
         usage = {name: Usage(pids()) for name, pids in watched.items()}
-        began, wall = time.monotonic(), time.time() * 1000
+        began, wall, refused = time.monotonic(), time.time() * 1000, dealer.refused
         dealer.run(args.rate, args.seconds)
         ended = time.time() * 1000
         time.sleep(args.drain)
@@ -73,6 +73,7 @@ def measure(port: int, path: str, clients: int, dealer, probe: Probe, watched: d
         "writes": sum(len(a) for a in found["arrivals"]) / viewers / elapsed,
         "usage": figures,
         "generator_cpu": found["cpu_seconds"] / elapsed,
+        "refused": dealer.refused - refused,
     }
 
 
@@ -99,7 +100,8 @@ def ladder(
             f"  {clients:>7,}  {step['connected']:>6,} {step['retried']:>6,}  "
             f"{step['delivered']:>10,}/{step['due']:<10,} {step['p50']:7.0f} {step['p99']:7.0f}"
             f"    {step['stale50']:7.0f} {step['stale99']:7.0f}   {step['bytes']:9,.0f}  "
-            f"{step['writes']:8.2f}        {usage}  generator {step['generator_cpu'] * 100:3.0f}%",
+            f"{step['writes']:8.2f}        {usage}  generator {step['generator_cpu'] * 100:3.0f}%"
+            + (f"  ingest 503s {step['refused']:,}" if step["refused"] else ""),
             flush=True,
         )
         steps.append(step)

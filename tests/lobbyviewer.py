@@ -3,12 +3,15 @@ service's ``GET /v1/tables`` answers."""
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
+import socket
 import time
 import urllib.request
 
 from api.codecs.frames import apply, step
-from tests.sse_client import SSEClient
+from tests.sse_client import SSEClient, sse_events
 
 
 def lobby_of(base: str) -> dict[str, dict]:
@@ -50,3 +53,36 @@ def kept_from(snapshot: dict, frames: list[dict]) -> dict[str, dict]:
             apply(held, frame["data"])
             cursor = frame["data"]["cursor"]
     return held
+
+
+class SlowViewer:
+    """A viewer of ``path`` on ``port`` with a tiny receive buffer that reads nothing until told
+    to (:meth:`catch_up`)."""
+
+    def __init__(self, port: int, path: str) -> None:
+        self.socket = socket.socket()
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.socket.connect(("127.0.0.1", port))
+        self.connection = http.client.HTTPConnection("127.0.0.1", port)
+        self.connection.sock = self.socket
+        self.connection.request("GET", path)
+        self.answer = self.connection.getresponse()
+        assert self.answer.status == 200
+
+    def read_until(self, done, seconds: float = 30.0) -> bytes:
+        """Read until ``done(text so far)`` (heartbeats come every few seconds: a read that
+        times out is an end); the text read."""
+        self.socket.settimeout(3)
+        text, deadline = b"", time.monotonic() + seconds
+        with contextlib.suppress(TimeoutError):
+            while time.monotonic() < deadline and not done(text):
+                text += self.answer.read1(65536)
+        self.connection.close()
+        return text
+
+    def catch_up(self, want: dict[str, dict]) -> dict[str, dict]:
+        """Read until the frames read keep ``want``; the tiles they keep."""
+        text = self.read_until(
+            lambda text: text.endswith(b"\n\n") and kept(sse_events(text.decode())) == want
+        )
+        return kept(sse_events(text.decode()))

@@ -45,30 +45,37 @@ class FrameBuilder(Candidate):
         self._sent: dict[str, int] = {}
         self._tiles: dict[str, tuple[bytes, bytes]] | None = None  # table -> (full, public)
         self._keyframed = 0.0
+        self._added_at = 0.0  # when the last frame was added (time.monotonic())
+        self._building = 0.0  # how long the last frame took to build
         super().__init__("frame-builder")
 
     def forget(self) -> None:
         self._tiles = None
 
     def _run(self) -> None:
-        next_at = time.monotonic()
+        period = self.frame_ms / 1000
         failing = False
         while not self._stop.is_set():
+            # Start building ahead by the last frame's build time, so that the frame is added
+            # on time (a whole period after the last), holding the lobby as late as it can.
+            start = max(self._added_at + period - self._building, time.monotonic())
+            self._stop.wait(start - time.monotonic())
             try:
-                if self.step() is not None:  # the next frame a whole period after this one
-                    next_at = time.monotonic()
+                built = self.step(not_before=self._added_at + period) is not None
                 failing = False
             except Exception:  # Redis away: a full frame once it is back
                 if not failing:
                     log.warning("no frame built; trying again", exc_info=True)
                 failing = True
                 self._tiles = None
-            next_at = max(next_at + self.frame_ms / 1000, time.monotonic())
-            self._stop.wait(next_at - time.monotonic())
+                built = False
+            if not built:  # nothing changed: look again soon, not a whole period later
+                self._stop.wait(period / 5)
 
-    def step(self) -> str | None:
-        """Build and add the next frame, if this process holds the lease and the lobby changed;
-        its id."""
+    def step(self, not_before: float = 0.0) -> str | None:
+        """Build and add the next frame, if this process holds the lease and the lobby changed,
+        adding it no sooner than ``not_before`` (``time.monotonic()``); its id."""
+        began = time.monotonic()
         held = self.frames.lease(self.holder, self.lease_ms)
         if not held:
             self._tiles = None
@@ -84,7 +91,11 @@ class FrameBuilder(Candidate):
         self._cursor, self._tiles = cursor, now
         if full is None:
             return None
-        frame_id = self.frames.add(dumps(full), dumps(public))
+        full_bytes, public_bytes = dumps(full), dumps(public)
+        self._building = time.monotonic() - began
+        self._stop.wait(not_before - time.monotonic())
+        frame_id = self.frames.add(full_bytes, public_bytes)
+        self._added_at = time.monotonic()
         self._sent["full"] = cursor[1]
         if public["tables"] or public.get("full"):
             self._sent["public"] = cursor[1]

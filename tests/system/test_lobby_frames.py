@@ -4,30 +4,19 @@ whole lobby) and holds the lobby."""
 
 from __future__ import annotations
 
-import contextlib
-import http.client
-import socket
 import time
 from urllib.parse import urlsplit
 
 from tests.conftest import KEY
 from tests.gunicorn_server import send
 from tests.gunicorn_server import service as served
-from tests.lobbyviewer import keeps_the_lobby, kept, lobby_of
-from tests.sse_client import SSEClient, sse_events
+from tests.lobbyviewer import SlowViewer, keeps_the_lobby, lobby_of
+from tests.sse_client import SSEClient
 
 
 def test_a_viewer_too_slow_to_read_delays_no_other_and_is_caught_up(redis_server):
     with served(redis_server.url, KEY, ROADS_FRAME_MS="100", ROADS_SSE_HEARTBEAT="1") as base:
-        parts = urlsplit(base)
-        slow = socket.socket()
-        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        slow.connect((parts.hostname, parts.port))
-        connection = http.client.HTTPConnection(parts.hostname, parts.port)
-        connection.sock = slow
-        connection.request("GET", "/v1/events")
-        answer = connection.getresponse()
-        assert answer.status == 200
+        slow = SlowViewer(urlsplit(base).port, "/v1/events")
         viewer = SSEClient(base + "/v1/events")
         for number in range(1, 6):  # frames of 400 tables' changes, the slow one reads none
             rounds = [
@@ -39,12 +28,5 @@ def test_a_viewer_too_slow_to_read_delays_no_other_and_is_caught_up(redis_server
             time.sleep(0.2)
         keeps_the_lobby(viewer, base)  # the other viewer is not held back
         viewer.close()
-        slow.settimeout(3)
-        text, deadline, want = b"", time.monotonic() + 30, lobby_of(base)
-        with contextlib.suppress(TimeoutError):
-            while time.monotonic() < deadline:
-                text += answer.read1(65536)
-                if text.endswith(b"\n\n") and kept(sse_events(text.decode())) == want:
-                    break
-        connection.close()
-        assert kept(sse_events(text.decode())) == want
+        want = lobby_of(base)
+        assert slow.catch_up(want) == want

@@ -6,12 +6,10 @@ behind Pushpin; clients connect to Pushpin.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import re
 import signal
-import socket
 import time
 import urllib.request
 from pathlib import Path
@@ -22,7 +20,7 @@ import redis
 from tests import gunicorn_server
 from tests.conftest import KEY
 from tests.gunicorn_server import gunicorn
-from tests.lobbyviewer import keeps_the_lobby, kept, lobby_of
+from tests.lobbyviewer import SlowViewer, keeps_the_lobby, lobby_of
 from tests.pushpin_server import Pushpin
 from tests.redis_server import free_port
 from tests.roadviewer import Viewer
@@ -184,14 +182,7 @@ def test_a_client_too_slow_to_read_costs_pushpin_no_memory_and_misses_nothing(de
     what it missed from the service (the hold's next link, from the client's last id), so the
     client still gets every event once, in order."""
     pushpin, base = deployment["pushpin"], deployment["a"]
-    slow = socket.socket()
-    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    slow.connect(("127.0.0.1", pushpin.port))
-    connection = http.client.HTTPConnection("127.0.0.1", pushpin.port)
-    connection.sock = slow
-    connection.request("GET", "/v1/events?frames=0")  # the per-round lobby of before
-    answer = connection.getresponse()
-    assert answer.status == 200
+    slow = SlowViewer(pushpin.port, "/v1/events?frames=0")  # the per-round lobby of before
     rounds = [
         {"table": f"slow{n % 20}", "shoe": "s1", "round": n // 20 + 1, "result": "BP"[n % 2]}
         for n in range(2000)
@@ -200,14 +191,10 @@ def test_a_client_too_slow_to_read_costs_pushpin_no_memory_and_misses_nothing(de
         send(base, "/v1/rounds", {"rounds": rounds[start : start + 200]})
     time.sleep(3)  # Pushpin has had every event to deliver, and could not
     memory = resident_kb(pushpin)
-    slow.settimeout(3)
-    text, deadline = b"", time.monotonic() + 60
-    with contextlib.suppress(TimeoutError):  # heartbeats come every 2 s: a timeout is an end
-        while time.monotonic() < deadline and (
-            text.count(b"event: round") < len(rounds) or not text.endswith(b"\n\n")
-        ):
-            text += answer.read1(65536)
-    connection.close()
+    text = slow.read_until(
+        lambda text: text.count(b"event: round") >= len(rounds) and text.endswith(b"\n\n"),
+        seconds=60,
+    )
     events = sse_events(text.decode())
     check_in_order_once(events)
     dealt = [(e["data"]["table"], e["data"]["round"]) for e in events if e["event"] == "round"]
@@ -264,14 +251,7 @@ def test_a_frames_viewer_too_slow_to_read_is_caught_up_and_keeps_the_lobby(deplo
     drops what it cannot deliver; when the viewer reads again Pushpin asks the service what it
     missed (the frames after its last, or the whole lobby), and its tiles are the lobby's."""
     pushpin, base = deployment["pushpin"], deployment["a"]
-    slow = socket.socket()
-    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    slow.connect(("127.0.0.1", pushpin.port))
-    connection = http.client.HTTPConnection("127.0.0.1", pushpin.port)
-    connection.sock = slow
-    connection.request("GET", "/v1/events")
-    answer = connection.getresponse()
-    assert answer.status == 200
+    slow = SlowViewer(pushpin.port, "/v1/events")
     for number in range(1, 6):
         rounds = [
             {"table": f"slowf{n}", "shoe": "s1", "round": number, "result": "BPT"[n % 3]}
@@ -282,13 +262,6 @@ def test_a_frames_viewer_too_slow_to_read_is_caught_up_and_keeps_the_lobby(deplo
         time.sleep(0.3)  # frames of their own
     time.sleep(2)  # Pushpin has had every frame to deliver, and could not
     memory = resident_kb(pushpin)
-    slow.settimeout(3)
-    text, deadline, want = b"", time.monotonic() + 30, lobby_of(base)
-    with contextlib.suppress(TimeoutError):  # heartbeats come every 2 s: a timeout is an end
-        while time.monotonic() < deadline:
-            text += answer.read1(65536)
-            if text.endswith(b"\n\n") and kept(sse_events(text.decode())) == want:
-                break
-    connection.close()
-    assert kept(sse_events(text.decode())) == want
+    want = lobby_of(base)
+    assert slow.catch_up(want) == want
     assert memory < 200_000  # KB, all of Pushpin's processes
