@@ -86,7 +86,11 @@ async def _listen(
             )
         except OSError:
             return False
-        if not await asyncio.wait_for(answered, 120):
+        try:
+            let_in = await asyncio.wait_for(answered, 120)
+        except TimeoutError:  # no answer in two minutes: the tier is past what it holds
+            let_in = False
+        if not let_in:
             transport.abort()
             return False
         transports.append(transport)
