@@ -27,7 +27,7 @@ from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, UNAVAILABLE, lag_of
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
 
-EVENT_TYPES = "round, shoe, correction, void, good_road, edge, retired"
+EVENT_TYPES = "frame; on a table channel round, shoe, correction, void, good_road, edge, retired"
 # How long a browser waits before it reconnects, in ms: from 2 s to 5 s at random, so the
 # viewers of a process that ends (or a proxy that restarts) do not all come back at once.
 RETRY_MS, RETRY_SPREAD_MS = 2000, 3000
@@ -57,19 +57,15 @@ FRAMES_SENT, FRAME_LAG = FEED_EVENTS.labels("frames"), FEED_LAG.labels("frames")
 def events(query):
     """Live events for lobby clients (Server-Sent Events).
 
-    The lobby channel (no ``tables``): ``round`` (table, shoe, version,
-    round, result, void, and the table's tile ``summary``), ``shoe`` (a new shoe started),
-    ``correction`` and ``void``, and ``good_road`` and ``edge`` when a table starts (``state:
-    start``) or stops matching, and ``retired`` when a table leaves the lobby. A table channel
-    (``?tables=a,b``): the same events of those tables only, each road-changing one with
-    ``base_version`` and ``patch``, the JSON Patch from the roads document at ``base_version``
-    to the one at ``version``. Send
-    ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event you saw last.
-
-    Without ``tables`` the lobby comes in frames (``frames=0``: the per-round events above, of
-    earlier versions): a full ``frame`` first, every tile as ``GET /v1/tables`` answers it, then
-    at most one ``frame`` every ``ROADS_FRAME_MS`` with what changed per table; a client at a
-    frame no longer kept gets the whole lobby again as a full frame."""
+    The lobby (no ``tables``) in frames: a full ``frame`` first, every tile as ``GET /v1/tables``
+    answers it (none with ``snapshot=0``), then at most one ``frame`` every ``ROADS_FRAME_MS``
+    with what changed per table; a client at a frame no longer kept gets the whole lobby again.
+    A table channel (``?tables=a,b``): each event of those tables, ``round``, ``shoe``,
+    ``correction``, ``void``, ``good_road``, ``edge`` and ``retired``, each road-changing one
+    with ``base_version`` and ``patch``, the JSON Patch from the roads document at
+    ``base_version`` to the one at ``version``. ``frames=0`` without ``tables``: every table's
+    events, each ``round`` with the table's tile ``summary`` (deprecated). Send
+    ``Last-Event-ID`` (or ``?last_event_id=``) to resume after the event or frame you saw last."""
     last = request.headers.get("Last-Event-ID") or query.get("last_event_id")
     if last is not None and not is_event_id(last):
         abort(400, message=BAD_EVENT_ID)
@@ -88,7 +84,8 @@ def events(query):
         return _held(channel, last, odds)
     hub = services().events
     most = current_app.extensions["roads.settings"].feed_clients
-    if hub.clients >= most:  # the rest of the process's connections stay for everything else
+    # The rest of the process's connections stay for everything else.
+    if hub.clients + services().frames.clients >= most:
         UNAVAILABLE.labels("feed_full").inc()
         abort(
             503,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import secrets
 import shutil
 import sys
@@ -54,6 +55,26 @@ def write_config(
     return config
 
 
+# Descriptors condure needs besides its viewers (its ZeroMQ sockets, logs, the listener).
+SPARE_FILES = 1_000
+
+
+def viewers_within_open_files(wanted: int) -> int:
+    """The viewers Pushpin may hold: ``wanted``, within the open-files limit, raised to its hard
+    limit first (Pushpin's processes inherit it). condure holds one descriptor a viewer: with
+    a ``client_maxconn`` above the limit it runs out of descriptors at accept (viewers wait
+    unanswered) instead of refusing the connections past its bound."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if hard == resource.RLIM_INFINITY:
+        return wanted
+    most = max(1, min(wanted, hard - SPARE_FILES))
+    if most < wanted:
+        limit = f"the open-files limit is {hard}"
+        print(f"pushpin holds at most {most} viewers: {limit}", file=sys.stderr)
+    return most
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", default="127.0.0.1:8000", help="the service's host:port")
@@ -65,13 +86,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if shutil.which("pushpin") is None:
         sys.exit("pushpin is not installed (Debian: apt-get install pushpin)")
+    most = viewers_within_open_files(args.max_connections)
     config = write_config(
         Path(args.dir),
         args.backend,
         port=args.port,
         publish_port=args.publish_port,
         listen_addr=args.listen,
-        max_connections=args.max_connections,
+        max_connections=most,
     )
     print(
         f"pushpin on {args.listen}:{args.port} -> {args.backend}; publish to http://127.0.0.1:{args.publish_port}"
