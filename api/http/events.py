@@ -83,15 +83,7 @@ def events(query):
     if proxied:
         return _held(channel, last, odds)
     hub = services().events
-    most = current_app.extensions["roads.settings"].feed_clients
-    # The rest of the process's connections stay for everything else.
-    if hub.clients + services().frames.clients >= most:
-        UNAVAILABLE.labels("feed_full").inc()
-        abort(
-            503,
-            message=f"this process holds {most} live-feed clients already; retry shortly",
-            headers={"Retry-After": "2"},
-        )
+    _refuse_past_the_bound()
     subscription = hub.subscribe(channel)
     try:
         backlog = hub.backlog(last, channel) if last else []
@@ -185,21 +177,27 @@ def _held(channel: Channel, last: str | None, odds: bool) -> Response:
     return response
 
 
+def _refuse_past_the_bound() -> None:
+    """A 503 when this process holds ``ROADS_FEED_CLIENTS`` live-feed clients (frames and
+    events) already: the rest of its connections stay for everything else."""
+    svc = services()
+    most = current_app.extensions["roads.settings"].feed_clients
+    if svc.frames.clients + svc.events.clients >= most:
+        UNAVAILABLE.labels("feed_full").inc()
+        abort(
+            503,
+            message=f"this process holds {most} live-feed clients already; retry shortly",
+            headers={"Retry-After": "2"},
+        )
+
+
 def _refused_viewer() -> Response | None:
     """``None`` for a new lobby viewer, unless this process took its share of them this second
     (``ROADS_FEED_ACCEPTS``) or holds ``ROADS_FEED_CLIENTS`` already (503). Past the pace the
     answer is a stream that only says when to come back (a browser's EventSource reconnects
     after ``retry``; a 503 would end it for good)."""
     svc = services()
-    settings = current_app.extensions["roads.settings"]
-    if svc.frames.clients + svc.events.clients >= settings.feed_clients:
-        UNAVAILABLE.labels("feed_full").inc()
-        abort(
-            503,
-            message=f"this process holds {settings.feed_clients} live-feed clients already; "
-            "retry shortly",
-            headers={"Retry-After": "2"},
-        )
+    _refuse_past_the_bound()
     if svc.feed_accepts.admit():
         return None
     UNAVAILABLE.labels("feed_paced").inc()

@@ -36,6 +36,9 @@ def chunk(data: bytes) -> bytes:
     return b"%x\r\n%s\r\n" % (len(data), data)
 
 
+HEARTBEAT_CHUNK = chunk(HEARTBEAT)  # the same for every viewer: encoded once
+
+
 class Viewer:
     """One viewer in the broadcaster: its socket, the frame it is at, and what its greenlet is
     told when it leaves the loop (:data:`SLOW` with the ``pending`` bytes to write, :data:`END`,
@@ -118,7 +121,7 @@ class Broadcaster:
         written = 0
         for count, viewer in enumerate(viewers, start=1):
             if beat:
-                data = chunk(HEARTBEAT)
+                data = HEARTBEAT_CHUNK
             else:
                 key = (viewer.cursor, viewer.odds)
                 if key not in chunks:
