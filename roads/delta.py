@@ -96,7 +96,12 @@ class Tails:
             marks=tuple(
                 (len(road.columns.lengths), sum(road.columns.lengths)) for road in card.derived
             ),
-            small={"probe": card.probe(), "streaks": card.streaks(), "stats": card.stats()},
+            small={
+                "probe": card.probe(),
+                "next_cells": card.next_cells(),
+                "streaks": card.streaks(),
+                "stats": card.stats(),
+            },
         )
 
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from roads.goodroads import good_roads_of
-from roads.odds import favourable_bets
+from roads.odds import edge_of, favourable_bets
 from roads.patterns import PATTERNS, Pattern
 from roads.scorecard import Scorecard
+from roads.tileroads import tile_roads
 
 # The roads a lobby can sort by, in display order.
 LOBBY_ROADS: tuple[str, ...] = ("big_road", "big_eye_boy", "small_road", "cockroach_road")
@@ -61,12 +62,17 @@ def streaks(scorecard: Scorecard) -> dict[str, dict[str, dict[str, Any]]]:
     return {road: every[road] for road in LOBBY_ROADS}
 
 
-def summary(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]:
+def summary(
+    scorecard: Scorecard, variant: str = "standard", odds: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """A table tile's data for this shoe: ``rounds_played``, ``recent`` (the last
     :data:`RECENT` results, oldest first), ``streaks`` of every lobby road, ``good_roads``
     (``pattern`` and ``since_round`` of each built-in pattern matched now) and ``edge``: the
     bets whose return is above 100% for the next round under ``variant``, with their returns
-    (:func:`roads.odds.favourable_bets`; empty unless the cards left are known)."""
+    (:func:`roads.odds.favourable_bets`, or read from ``odds``, :func:`roads.odds.shoe_odds` of
+    the shoe when they are at hand; empty unless the cards left are known), and ``roads``:
+    the cells a tile draws of each lobby road (:func:`roads.tileroads.tile_roads`)."""
+    edge = favourable_bets(scorecard, variant) if odds is None else edge_of(odds)
     return {
         "rounds_played": len(scorecard),
         "recent": scorecard.recent(RECENT),
@@ -75,7 +81,8 @@ def summary(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]:
             {"pattern": found["pattern"], "since_round": found["since_round"]}
             for found in scorecard.good_roads()
         ],
-        "edge": {bet: round(rtp, 6) for bet, rtp in favourable_bets(scorecard, variant).items()},
+        "edge": {bet: round(rtp, 6) for bet, rtp in edge.items()},
+        "roads": tile_roads(scorecard),
     }
 
 

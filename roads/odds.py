@@ -313,16 +313,32 @@ def known_cards_left(scorecard: Scorecard) -> tuple[int, ...] | None:
 def shoe_odds(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]:
     """The odds of a shoe's next round as the service serves them: from the cards left when
     they are known (``composition_known``, see :func:`known_cards_left`), else from a fresh
-    shoe."""
+    shoe (the same for every such shoe: computed once)."""
     left = known_cards_left(scorecard)
-    known = left is not None
     if left is None:
-        left = fresh_shoe(scorecard.decks)
+        return dict(_fresh_shoe_odds(scorecard.decks, variant))
+    return _odds_answer(left, variant, known=True)
+
+
+@lru_cache(maxsize=32)
+def _fresh_shoe_odds(decks: int, variant: str) -> dict[str, Any]:
+    return _odds_answer(fresh_shoe(decks), variant, known=False)
+
+
+def _odds_answer(left: Sequence[int], variant: str, *, known: bool) -> dict[str, Any]:
     return {
         "composition_known": known,
         "cards_left": {"total": sum(left), "by_rank": cards_left_by_rank(left)},
         **odds(left, variant).as_dict(),
     }
+
+
+def edge_of(shoe_odds: Mapping[str, Any]) -> dict[str, float]:
+    """The bets with a return above 100% in an answer of :func:`shoe_odds`, with their returns;
+    empty when the cards left are not known."""
+    if not shoe_odds["composition_known"]:
+        return {}
+    return {bet: shoe_odds["rtp"][bet] for bet in shoe_odds["favourable"]}
 
 
 def favourable_bets(scorecard: Scorecard, variant: str = "standard") -> dict[str, float]:

@@ -23,12 +23,12 @@ from roads.composition import DEFAULT_DECKS, Composition
 from roads.derived import DERIVED_ROADS, DerivedRoad
 from roads.errors import RoundError, ShoeError
 from roads.goodroads import Known, good_roads_carried, good_roads_of
-from roads.grid import TAILS, Tail
+from roads.grid import ROWS, TAILS, Tail
 from roads.patterns import PATTERNS, Pattern
 from roads.probe import NO_PROBE, Marks, probe_dict, probe_marks
 from roads.round import RESULTS, Round
 from roads.roundlog import RoundLog
-from roads.shapes import Bead, BigRoadShape, Probe, ScorecardShape, Streaks
+from roads.shapes import Bead, BigRoadShape, NextCells, Probe, ScorecardShape, Streaks
 from roads.snapshot import Parts
 from roads.stats import ShoeStats
 
@@ -237,6 +237,25 @@ class Scorecard:
         ``"B"`` or ``"P"`` (``None`` where that road would not have started yet)."""
         return probe_dict(self.derived, self._probe)
 
+    def next_cells(self) -> NextCells:
+        """Ask Banker / Ask Player as cells: the grid cell ``[col, row]`` each road's next mark
+        would take were the next result Banker (``"B"``) or Player (``"P"``); ``None`` where a
+        derived road would get no mark. A client draws the :meth:`probe` marks there, and never
+        works out where a result goes."""
+        position = len(self._bead)
+        bead = [position // ROWS, position % ROWS]
+        cells = {}
+        for side, marks in zip("BP", self._probe, strict=True):
+            after = self.preview(side)
+            side_cells: dict[str, list[int] | None] = {
+                "bead_plate": bead,
+                "big_road": list(after.big_road.layout.cursor()[1:3]),
+            }
+            for road, mark in zip(after.derived, marks, strict=True):
+                side_cells[road.name] = list(road.layout.cursor()[1:3]) if mark else None
+            cells[side] = side_cells
+        return cells  # type: ignore[return-value]
+
     def good_roads(self, patterns: Sequence[Pattern] = PATTERNS) -> list[dict[str, Any]]:
         """The Good Roads the Big Road matches now (see :mod:`roads.patterns`), each with the
         round from which it has held without a break."""
@@ -271,6 +290,7 @@ class Scorecard:
             "big_road": self.big_road_dict(),
             **{road.name: road.as_dict() for road in self.derived},
             "probe": self.probe(),
+            "next_cells": self.next_cells(),
             "streaks": self.streaks(),
             "stats": self.stats(),
         }

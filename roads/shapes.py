@@ -69,6 +69,24 @@ class Probe(TypedDict):
     P: ProbeMarks
 
 
+Cell = list[int]  # [col, row]
+
+
+class SideCells(TypedDict):
+    """Where each road's next mark would stand (``None``: no mark on that derived road)."""
+
+    bead_plate: Cell
+    big_road: Cell
+    big_eye_boy: Cell | None
+    small_road: Cell | None
+    cockroach_road: Cell | None
+
+
+class NextCells(TypedDict):
+    B: SideCells
+    P: SideCells
+
+
 class StreakShape(TypedDict):
     side: str | None
     length: int
@@ -110,6 +128,7 @@ class ScorecardShape(TypedDict):
     small_road: DerivedRoadShape
     cockroach_road: DerivedRoadShape
     probe: Probe
+    next_cells: NextCells
     streaks: Streaks
     stats: StatsShape
 

@@ -10,7 +10,7 @@ const $ = (selector) => document.querySelector(selector);
 
 export class GoodRoads {
   // `lobby.view()`: what tiles show (road, theme, favourites, what opening and starring do);
-  // `lobby.getJSON(url)`.
+  // `lobby.getJSON(url)`; `lobby.tiles()`: every table's tile, by id.
   constructor(lobby) {
     this.lobby = lobby;
     this.profile = prefs.get("lobby.profile", null);
@@ -71,7 +71,7 @@ export class GoodRoads {
     }
     this.remember();
     this.lobby.render();
-    await this.load();
+    this.load();
   }
 
   // The watched patterns of the profile shown: what the tab lists and the notices tell.
@@ -79,28 +79,26 @@ export class GoodRoads {
     return [...this.watched].filter((id) => this.shownPatterns().has(id));
   }
 
-  async load() {
+  // The tables that match a watched pattern now, from the tiles the lobby's frames keep.
+  load() {
     const status = $("#good-status");
     const grid = $("#good-tiles");
-    const watching = this.watching();
-    if (!watching.length) {
+    const watching = new Set(this.watching());
+    if (!watching.size) {
       status.textContent = t("good.pick");
       grid.replaceChildren();
       this.count(0);
       return;
     }
-    const answer = await this.lobby.getJSON(`/v1/good-roads?patterns=${watching.join(",")}`);
-    const byTable = new Map();
-    for (const item of answer.good_roads) {
-      const entry = byTable.get(item.table) ?? { tile: item.summary, found: [] };
-      entry.found.push(item);
-      byTable.set(item.table, entry);
-    }
-    status.textContent = byTable.size ? t("good.count", { n: byTable.size }) : t("good.none");
+    const matching = [...this.lobby.tiles().values()]
+      .sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0))
+      .map((tile) => ({ tile, found: tile.good_roads.filter((g) => watching.has(g.pattern)) }))
+      .filter(({ found }) => found.length);
+    status.textContent = matching.length ? t("good.count", { n: matching.length }) : t("good.none");
     const view = this.lobby.view();
-    grid.replaceChildren(...[...byTable.values()].map(({ tile, found }) => tileNode(tile, view,
+    grid.replaceChildren(...matching.map(({ tile, found }) => tileNode(tile, view,
       found.map((f) => t("good.since", { pattern: t(`pattern.${f.pattern}.name`), n: f.since_round })))));
-    this.count(byTable.size);
+    this.count(matching.length);
   }
 
   count(tables) {

@@ -1,16 +1,17 @@
-// The lobby page: plain JavaScript modules over the public API (/v1/tables, /v1/good-roads,
-// /v1/patterns, /v1/events and the PNG roads). No build step.
+// The lobby page: plain JavaScript modules over the public API (/v1/patterns once, then only the
+// event stream) and the JavaScript client (clients/js, served at /client/). No build step.
 //
-// Tiles are kept by the lobby's frames (./frames.js: a full frame, then each table's changes);
-// the table view keeps its roads document by the road patches of its table's channel
-// (./roadfeed.js).
+// Tiles are kept by the lobby's frames (the client's LobbyFeed: a full frame, then each table's
+// changes) and drawn from them, roads included; sorting, the sort badge and the Good Roads tab
+// are worked out from the tiles. The table view keeps its roads document by the road patches of
+// its table's channel. Nothing is requested a round or an event.
 // Modules: i18n.js (languages), router.js (deep links), tiles.js, tableview.js, goodroads.js.
+import { goodRoadsStarted, LobbyFeed } from "/client/index.js";
 import { GoodRoads } from "./goodroads.js";
 import { chosenLanguage, current, LANGUAGES, t, useLanguage } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { Router } from "./router.js";
 import { TableView } from "./tableview.js";
-import { applyFrame, goodRoadsStarted } from "./frames.js";
 import { el, roadName, tileNode } from "./tiles.js";
 
 const SEARCH_FROM = 13; // tables from which the lobby offers a search box
@@ -23,10 +24,10 @@ const state = {
     (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"),
   favourites: new Set(prefs.get("lobby.favourites", [])),
   filter: { text: "", variant: "", favourites: false },
-  tiles: new Map(), // table id -> tile (summary) from /v1/tables
+  tiles: new Map(), // table id -> tile, kept by the lobby's frames
   order: [], // table ids in display order; re-sorted only when the player asks
-  badgeCursor: null,
-  framed: false, // the lobby's frames keep the tiles
+  grown: new Set(), // tables whose run on the sorted road grew since the player sorted
+  framed: false, // the first frame came
 };
 
 const $ = (selector) => document.querySelector(selector);
@@ -44,7 +45,9 @@ async function getJSON(url) {
 }
 
 const router = new Router((route) => show(route));
-const goodRoads = new GoodRoads({ getJSON, view: () => view(), render: () => render() });
+const goodRoads = new GoodRoads({
+  getJSON, view: () => view(), render: () => render(), tiles: () => state.tiles,
+});
 const tableView = new TableView({
   tile: (id) => state.tiles.get(id),
   theme: () => state.theme,
@@ -67,30 +70,41 @@ function view() {
 
 // -- lobby data ----------------------------------------------------------------------------
 
-async function loadTables() {
-  const query = new URLSearchParams({ road: state.road });
-  if (state.sorted) query.set("sort", "streak");
-  if (state.badgeCursor !== null) query.set("since", state.badgeCursor);
-  const answer = await getJSON(`/v1/tables?${query}`);
-  if (state.badgeCursor === null) state.badgeCursor = answer.cursor;
-  const known = new Set(state.order);
-  // Once the frames flow they keep the tiles (a read may be newer than the last frame, and the
-  // next frame is a change from that one); the read gives the order and the badge.
-  if (!state.framed) state.tiles = new Map(answer.tables.map((tile) => [tile.table, tile]));
-  // Keep the order the player last sorted by; new tables go at the end.
-  state.order = state.order.filter((id) => state.tiles.has(id))
-    .concat(answer.tables.map((tile) => tile.table).filter((id) => !known.has(id) && state.tiles.has(id)));
-  const badge = $("#badge");
-  badge.hidden = !state.sorted || !answer.grown;
-  badge.textContent = answer.grown || "";
-  badge.title = t("sort.badge", { n: answer.grown || 0 });
-  render();
+// Longest current run first on the road shown (then the longest run), as GET /v1/tables?sort=
+// streak orders them; else by table id.
+function sortKey(tile) {
+  const runs = tile.streaks[state.road];
+  return [runs.current.length, runs.longest.length];
 }
 
 function resort() {
-  state.order = [];
-  state.badgeCursor = null;
-  return loadTables();
+  const ids = [...state.tiles.keys()].sort();
+  if (state.sorted) {
+    ids.sort((a, b) => {
+      const [x, y] = [sortKey(state.tiles.get(a)), sortKey(state.tiles.get(b))];
+      return y[0] - x[0] || y[1] - x[1];
+    });
+  }
+  state.order = ids;
+  state.grown.clear();
+  showBadge();
+  render();
+}
+
+// The sort badge: how many tables' runs on the sorted road grew since the player sorted.
+function showBadge() {
+  const badge = $("#badge");
+  const grown = state.grown.size;
+  badge.hidden = !state.sorted || !grown;
+  badge.textContent = grown || "";
+  badge.title = t("sort.badge", { n: grown });
+}
+
+// A run grew: the same side, longer (roads.lobby.run_changes).
+function runGrew(before, after) {
+  const old = before?.streaks?.[state.road]?.current;
+  const now = after.streaks[state.road].current;
+  return Boolean(old && now.side && now.side === old.side && now.length > old.length);
 }
 
 // -- the All tables view -------------------------------------------------------------------
@@ -124,7 +138,7 @@ function toggleFavourite(table) {
   if (state.favourites.has(table)) state.favourites.delete(table); else state.favourites.add(table);
   prefs.set("lobby.favourites", [...state.favourites]);
   render();
-  if (state.tab === "good") goodRoads.load().catch(() => {});
+  if (state.tab === "good") goodRoads.load();
   document.querySelector(`.tile[data-table="${CSS.escape(table)}"] .star`)?.focus();
 }
 
@@ -154,44 +168,34 @@ function show(route) {
   }
   $("#view-all").hidden = route.tab !== "all";
   $("#view-good").hidden = route.tab !== "good";
-  if (route.tab === "good") goodRoads.load().catch(() => {});
+  if (route.tab === "good") goodRoads.load();
   if (route.table) tableView.open(route.table); else tableView.close();
 }
 
 // -- live updates --------------------------------------------------------------------------
 
-let refreshTimer = null;
-let refreshDue = Infinity;
-function refreshSoon(delay = 250) {
-  // Many tables deal at once: one lobby read per burst of events (the soonest one asked for).
-  if (Date.now() + delay >= refreshDue) return;
-  clearTimeout(refreshTimer);
-  refreshDue = Date.now() + delay;
-  refreshTimer = setTimeout(async () => {
-    refreshTimer = null;
-    refreshDue = Infinity;
-    await loadTables().catch(() => {});
-    if (state.tab === "good") await goodRoads.load().catch(() => {});
-  }, delay);
-}
-
-// The lobby in frames: the first holds every tile, each next one what changed since (frames.js).
-function onFrame(frame) {
+// The lobby in frames: the first holds every tile, each next one what changed since.
+function onFrame({ changed: touched, removed }, frame) {
+  const first = !state.framed;
   state.framed = true;
-  const { changed: touched, removed } = applyFrame(state.tiles, frame);
-  // A full frame (the first) names every table: redraw only those whose tile is not the same.
+  // A full frame (the first, or after a restart) names every table: redraw only those whose
+  // tile is not the same.
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const changed = new Map([...touched].filter(([table, before]) => !same(before, state.tiles.get(table))));
-  const known = new Set(state.order);
-  state.order = state.order.filter((id) => state.tiles.has(id))
-    .concat([...state.tiles.keys()].filter((id) => !known.has(id)));
-  if (removed.length || [...changed.keys()].some((id) => !known.has(id))) {
-    render();
+  if (first) {
+    resort();
   } else {
-    for (const table of changed.keys()) {
-      const fresh = state.tiles.get(table);
-      for (const node of document.querySelectorAll(`#tiles .tile[data-table="${CSS.escape(table)}"]`)) {
-        if (shown(fresh)) node.replaceWith(tileNode(fresh, view()));
+    const known = new Set(state.order);
+    state.order = state.order.filter((id) => state.tiles.has(id))
+      .concat([...state.tiles.keys()].filter((id) => !known.has(id)));
+    if (removed.length || [...changed.keys()].some((id) => !known.has(id))) {
+      render();
+    } else {
+      for (const table of changed.keys()) {
+        const fresh = state.tiles.get(table);
+        for (const node of document.querySelectorAll(`#tiles .tile[data-table="${CSS.escape(table)}"]`)) {
+          if (shown(fresh)) node.replaceWith(tileNode(fresh, view()));
+        }
       }
     }
   }
@@ -200,22 +204,20 @@ function onFrame(frame) {
     const after = state.tiles.get(table);
     if (JSON.stringify(before?.good_roads ?? []) !== JSON.stringify(after.good_roads)) goodChanged = true;
     if (frame.full) continue; // what a player missed while away is not news
+    if (runGrew(before, after)) state.grown.add(table);
     for (const found of goodRoadsStarted(before, after)) {
       if (!goodRoads.notices({ table, pattern: found.pattern, state: "start" })) continue;
       toast(t("toast.good", { pattern: t(`pattern.${found.pattern}.name`), table: after.name ?? table }), table);
       setTimeout(() => flash(table), 300);
     }
   }
-  if ((goodChanged || removed.length) && state.tab === "good") goodRoads.load().catch(() => {});
-  // The sort badge counts the runs that grew since the player sorted: read it now and then.
-  if (state.sorted && changed.size) refreshSoon(5000);
+  for (const table of removed) state.grown.delete(table);
+  showBadge();
+  if ((first || goodChanged || removed.length) && state.tab === "good") goodRoads.load();
 }
 
 function listen() {
-  const query = new URLSearchParams();
-  if (readKey) query.set("key", readKey);
-  const events = new EventSource(`/v1/events${readKey ? `?${query}` : ""}`);
-  events.addEventListener("frame", (event) => onFrame(JSON.parse(event.data)));
+  new LobbyFeed({ key: readKey, tiles: state.tiles, onFrame });
 }
 
 // -- controls ------------------------------------------------------------------------------
@@ -229,7 +231,7 @@ async function changeLanguage(code) {
   await goodRoads.loadPatterns().catch(() => {});
   render();
   tableView.refresh();
-  if (state.tab === "good") goodRoads.load().catch(() => {});
+  if (state.tab === "good") goodRoads.load();
 }
 
 function setupTabs() {
@@ -293,7 +295,6 @@ async function main() {
   setup();
   $("#status").textContent = t("status.loading");
   await goodRoads.loadPatterns().catch(() => {});
-  await loadTables().catch((error) => { $("#status").textContent = t("status.error", { error: error.message }); });
   show(router.route());
   listen();
 }

@@ -1,9 +1,9 @@
 // A table's view: its five roads (each its own picture, so they stack on a phone and each says
 // what it shows), Ask Banker / Ask Player, the shoe's statistics and the odds of the next round.
-// The roads document is kept current by its table's road patches (./roadfeed.js).
+// The roads document is read once and kept current by its table's road patches, the odds by the
+// same events (the client's TableFeed); the roads are drawn here as SVG: no request a round.
+import { askCell, documentCells, roadSvg, TableFeed } from "/client/index.js";
 import { current, number, percent, t } from "./i18n.js";
-import { RoadFeed } from "./roadfeed.js";
-import { roadPicture, showPicture } from "./pictures.js";
 import { describeRoad, el, roadName } from "./tiles.js";
 
 // The roads in the order they are laid out, and the columns each shows: on a phone, where they
@@ -45,7 +45,7 @@ export class TableView {
     const images = {};
     const box = $("#tv-roads");
     for (const road of Object.keys(ROADS)) {
-      images[road] = el("img", { alt: "" });
+      images[road] = el("div", { className: "drawn" });
       const caption = el("figcaption");
       caption.dataset.i18n = `road.${road}`; // named when the page's language is applied
       box.append(el("figure", { className: `road-${road}` }, caption, images[road]));
@@ -60,7 +60,9 @@ export class TableView {
     this.ask = null;
     if (!this.dialog.open) this.dialog.showModal();
     $("#tv-title").textContent = this.view.tile(table)?.name ?? table;
-    this.feed = new RoadFeed(table, () => this.refresh());
+    // The odds come with the events to a page with a read key (or when the operator made them
+    // public): read once on opening, then never again.
+    this.feed = new TableFeed(table, { key: this.view.readKey, odds: true, onChange: () => this.refresh() });
   }
 
   close() {
@@ -77,9 +79,9 @@ export class TableView {
     return this.feed?.doc ?? null;
   }
 
-  // What the view shows: the roads document the feed keeps (stats, streaks, Ask previews), and
-  // the pictures and odds of the same round.
-  async refresh() {
+  // What the view shows: the roads document the feed keeps (stats, streaks, Ask previews), its
+  // roads drawn from it, and the odds of the same round.
+  refresh() {
     const table = this.table;
     const doc = this.doc;
     if (!table || !doc) return;
@@ -92,28 +94,20 @@ export class TableView {
     this.renderProbe(doc);
     this.renderStats(doc);
     const theme = this.view.theme();
+    const letters = Object.fromEntries(["B", "P", "T"].map((side) => [side, t(`side.${side}.short`)]));
     for (const [road, cols] of Object.entries(narrow.matches ? PHONE : ROADS)) {
-      const img = this.images[road];
-      img.alt = road === "bead_plate"
+      const label = road === "bead_plate"
         ? t("road.describe", { road: roadName(road), run: t("tile.rounds", { n: doc.stats.rounds }) })
         : describeRoad(road, doc.streaks);
-      showPicture(img, roadPicture(table, road, { cols, theme, ask: this.ask }));
+      const added = this.ask ? [askCell(doc, road, this.ask)].filter(Boolean) : [];
+      this.images[road].innerHTML = roadSvg(road, documentCells(doc, road), {
+        cols, theme, added, label, bead: { letters }, scale: 1,
+      });
     }
-    const odds = await this.odds(table);
-    if (this.table !== table) return;
+    const odds = this.feed.odds;
     // Without a read key there are no odds to show: the section stays out of sight.
     $("#tv-odds-title").hidden = $("#tv-odds").hidden = !odds;
     if (odds) this.renderOdds(odds);
-  }
-
-  async odds(table) {
-    const headers = this.view.readKey ? { "X-API-Key": this.view.readKey } : {};
-    try {
-      const answer = await fetch(`/v1/tables/${encodeURIComponent(table)}/odds`, { cache: "no-cache", headers });
-      return answer.ok ? await answer.json() : null;
-    } catch {
-      return null;
-    }
   }
 
   // The mark each derived road would get if the next result were the one asked.

@@ -1,12 +1,12 @@
 // A table's tile in the lobby: its name, variant and rounds, a road (the Big Road or a derived
 // one, as the player chose), the last results, the current run, the Good Roads it matches and
-// the bets above 100%. Everything is said in words too, for screen readers.
+// the bets above 100%. Everything is said in words too, for screen readers. The road is drawn
+// here as SVG from the cells the tile carries (the lobby's frames keep them): no request.
+import { roadSvg, TILE_COLUMNS, tileCells } from "/client/index.js";
 import { percent, t } from "./i18n.js";
-import { roadPicture, showPicture } from "./pictures.js";
 
-// Columns a tile shows of its road: cells twice the size the old tiles drew (24 in a narrower
-// tile), whichever road is shown (every road's cells are the same size).
-export const TILE_COLS = 14;
+// Columns a tile shows of its road: all the tile carries (every road's cells are the same size).
+export const TILE_COLS = TILE_COLUMNS;
 
 const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
@@ -73,8 +73,10 @@ export function tileNode(tile, view, labels = null) {
 
   let picture = el("div", { className: "road placeholder", textContent: t("tile.waiting") });
   if (tile.shoe) {
-    picture = el("img", { className: "road", alt: describeRoad(road, tile.streaks) });
-    showPicture(picture, roadPicture(tile.table, road, { cols: TILE_COLS, theme: view.theme }));
+    picture = el("div", { className: "road" });
+    picture.innerHTML = roadSvg(road, tileCells(tile.roads[road]), {
+      cols: TILE_COLS, theme: view.theme, label: describeRoad(road, tile.streaks),
+    });
   }
   const open = el("button", { className: "open", type: "button", textContent: tile.name });
   open.addEventListener("click", () => view.onOpen(tile.table));

@@ -5,8 +5,9 @@ A stream entry has the fields ``type``, ``data`` (JSON), ``table`` and ``prev`` 
 before it), and, for a write to the table's current shoe, ``summary`` (the table's tile after the
 write) and ``patch`` (JSON: ``base_version`` and ``patch``, the roads document's change). The lobby
 channel sends ``data`` with the tile as ``summary``; a table's channel sends ``data`` with
-``base_version`` and ``patch``. A client who may not read the odds gets each with the tile's edge
-flags empty, and an ``edge`` event as a bare comment (which keeps ids and GRIP chains whole).
+``base_version`` and ``patch``, and the shoe's ``odds`` after the event. A client who may not
+read the odds gets each with the tile's edge flags empty and no ``odds``, and an ``edge`` event
+as a bare comment (which keeps ids and GRIP chains whole).
 """
 
 from __future__ import annotations
@@ -29,9 +30,17 @@ def encode_data(data: dict[str, Any]) -> str:
     return dumps_text(data)
 
 
-def encode_patch(base_version: int | None, operations: list[dict[str, Any]]) -> str:
-    """An event's ``patch`` field."""
-    return dumps_text({"base_version": base_version, "patch": operations})
+def encode_patch(
+    base_version: int | None,
+    operations: list[dict[str, Any]],
+    odds: dict[str, Any] | None = None,
+) -> str:
+    """An event's ``patch`` field; ``odds``: the shoe's odds after the event, for the clients
+    who may read them (``GET /v1/tables/{table}/odds`` without the note)."""
+    fields: dict[str, Any] = {"base_version": base_version, "patch": operations}
+    if odds is not None:
+        fields["odds"] = odds
+    return dumps_text(fields)
 
 
 LARGEST_PART = 2**64 - 1  # each part of a stream id is an unsigned 64-bit integer in Redis
@@ -88,17 +97,20 @@ class Event:
         """An event from a stream entry's fields (``extras``: all but ``type`` and ``data``)."""
         summary, patch = extras.get("summary"), extras.get("patch")
         fields = loads(data) if summary is not None or patch is not None else None
-        lobby = detail = lobby_public = data
+        lobby = detail = lobby_public = detail_public = data
         if summary is not None:
             lobby = dumps_text({**fields, "summary": Fragment(summary)})
             lobby_public = dumps_text({**fields, "summary": Fragment(public_summary(summary))})
         if patch is not None:
-            detail = dumps_text({**fields, **loads(patch)})
+            patch_fields = loads(patch)
+            detail = detail_public = dumps_text({**fields, **patch_fields})
+            if patch_fields.pop("odds", None) is not None:
+                detail_public = dumps_text({**fields, **patch_fields})
         head = f"id: {entry_id}\nevent: {type}\ndata: "
         if type == "edge":
             hidden_lobby = hidden_detail = f"id: {entry_id}\n{HIDDEN}"
         else:
-            hidden_lobby, hidden_detail = f"{head}{lobby_public}\n\n", f"{head}{detail}\n\n"
+            hidden_lobby, hidden_detail = f"{head}{lobby_public}\n\n", f"{head}{detail_public}\n\n"
         return cls(
             entry_id,
             type,

@@ -20,6 +20,12 @@ each next frame in order; a delta names only what changed since the frame before
   (``{road: {"longest": ...}}``), merged into the tile's;
 - ``good``: the Good Roads matched now as ``{pattern: since_round}`` (the tile's ``good_roads``,
   in that order, in half the bytes);
+- ``cells``: what changed of the cells each lobby road shows (the tile's ``roads``, see
+  :mod:`roads.tileroads`), in :data:`roads.lobby.LOBBY_ROADS` order, ``null`` where nothing did:
+  ``[at, cols]`` says that the grid columns from ``at`` on are now ``cols`` (that form), and on
+  the Big Road ``[at, cols, extras]`` that its ``extras`` from column ``at`` on are now those;
+  the client then keeps the newest :data:`roads.tileroads.TILE_COLUMNS` columns (``from`` moves
+  on, and the extras before it go). ``roads`` whole instead when it changed otherwise;
 - any other field (``shoe``, ``version``, ``rounds_played``, ``edge``, ``name``, ``variant``):
   its new value whole;
 - ``{"tile": {...}}``: a table new to the lobby, whole; ``{"retired": true}``: gone from it.
@@ -35,6 +41,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from roads.lobby import LOBBY_ROADS, RECENT
+from roads.tileroads import TILE_COLUMNS
 
 Tile = dict[str, Any]
 MERGED = ("streaks",)  # fields whose deltas hold only the parts that changed
@@ -49,7 +56,7 @@ def tile_delta(old: Tile | None, new: Tile | None) -> dict[str, Any] | None:
         return {"tile": new}
     delta: dict[str, Any] = {}
     for key, value in new.items():
-        if key in ("recent", "streaks", "good_roads"):
+        if key in ("recent", "streaks", "good_roads", "roads"):
             continue
         if value != old.get(key):
             delta[key] = value
@@ -60,6 +67,11 @@ def tile_delta(old: Tile | None, new: Tile | None) -> dict[str, Any] | None:
         delta["runs"] = runs
     if longest:
         delta["streaks"] = longest
+    cells = _cells_changes(old.get("roads"), new["roads"])
+    if cells is None:
+        delta["roads"] = new["roads"]
+    elif cells:
+        delta["cells"] = cells
     gained = _gained(old, new)
     if gained is None:
         delta["recent"] = new["recent"]
@@ -103,6 +115,66 @@ def _streak_changes(
     return (runs if any(run is not None for run in runs) else []), longest
 
 
+def _cells_changes(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list | None:
+    """Each lobby road's change as ``cells`` says it (``[]``: none changed), or ``None`` when one
+    cannot be said so (the whole ``roads`` goes)."""
+    if before is None:
+        return None
+    changes: list[list | None] = []
+    for road in LOBBY_ROADS:
+        old, new = before.get(road), after[road]
+        if old == new:
+            changes.append(None)
+            continue
+        change = _road_change(old, new) if old is not None else None
+        if change is None or apply_road_change(old, change) != new:
+            return None
+        changes.append(change)
+    return changes if any(change is not None for change in changes) else []
+
+
+def _columns(road: Mapping[str, Any]) -> dict[int, str]:
+    texts = road["cols"].split(",") if road["cols"] else []
+    return {road["from"] + index: text for index, text in enumerate(texts)}
+
+
+def _road_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> list | None:
+    if old.get("lead") != new.get("lead"):
+        return None
+    old_columns, new_columns = _columns(old), _columns(new)
+    old_extras = {tuple(extra) for extra in old.get("extras", ())}
+    new_extras = {tuple(extra) for extra in new.get("extras", ())}
+    differ = [col for col in old_columns.keys() | new_columns.keys()
+              if old_columns.get(col) != new_columns.get(col)]  # fmt: skip
+    differ += [extra[0] for extra in old_extras ^ new_extras]
+    at = min((col for col in differ if col >= new["from"]), default=None)
+    if at is None or at < old["from"]:
+        return None
+    change: list = [at, ",".join(text for col, text in new_columns.items() if col >= at)]
+    if any(extra[0] >= at for extra in old_extras | new_extras):
+        change.append([extra for extra in new.get("extras", ()) if extra[0] >= at])
+    return change
+
+
+def apply_road_change(road: Mapping[str, Any], change: list) -> dict[str, Any]:
+    """A tile road (:mod:`roads.tileroads`) after one change of a delta's ``cells``."""
+    at, text = change[0], change[1]
+    first = road["from"]
+    texts = road["cols"].split(",") if road["cols"] else []
+    texts = texts[: at - first] + (text.split(",") if text else [])
+    shown = max(first, first + len(texts) - TILE_COLUMNS)
+    extras = list(road.get("extras", ()))
+    if len(change) > 2:
+        extras = [extra for extra in extras if extra[0] < at] + [list(e) for e in change[2]]
+    result: dict[str, Any] = {"from": shown, "cols": ",".join(texts[shown - first :])}
+    extras = [extra for extra in extras if extra[0] >= shown]
+    if extras:
+        result["extras"] = extras
+    if "lead" in road:
+        result["lead"] = road["lead"]
+    return result
+
+
 def step(cursor: int | None, frame: Mapping[str, Any]) -> str:
     """What a client holding the tiles at ``cursor`` (``None``: none yet) does with ``frame``
     when nothing else orders the frames for it (nchan): ``"apply"`` it (a full frame, or the one
@@ -142,12 +214,15 @@ def _apply_delta(tile: Tile, delta: Mapping[str, Any]) -> None:
             streak["current"] = {"side": run[0], "length": run[1]}
             if run[1] > streak["longest"]["length"]:
                 streak["longest"] = {"side": run[0], "length": run[1]}
+    for road, change in zip(LOBBY_ROADS, delta.get("cells", ()), strict=False):
+        if change is not None:
+            tile["roads"][road] = apply_road_change(tile["roads"][road], change)
     if "good" in delta:
         tile["good_roads"] = [
             {"pattern": pattern, "since_round": since} for pattern, since in delta["good"].items()
         ]
     for key, value in delta.items():
-        if key in ("results", "runs", "good"):
+        if key in ("results", "runs", "good", "cells"):
             continue
         if key in MERGED:
             _merge(tile.setdefault(key, {}), value)

@@ -30,6 +30,7 @@ EMPTY: dict[str, Any] = {
     },
     "good_roads": [],
     "edge": {},
+    "roads": {road: {"from": 0, "cols": ""} for road in LOBBY_ROADS},
 }
 
 

@@ -18,8 +18,9 @@ from flask_compress import Compress
 from api.http.answers import held, unchanged
 from api.storage.memo import Memo
 
-# The endpoints that send a file of static/: the pages and their scripts, styles and pictures.
-FILES = frozenset({"static", "pages.lobby", "pages.reference"})
+# The endpoints that send a file: the pages and their scripts, styles and pictures, and the
+# JavaScript client's modules.
+FILES = frozenset({"static", "pages.lobby", "pages.reference", "pages.client"})
 
 
 def keep_compressed(name: str) -> None:

@@ -66,8 +66,9 @@ def letters_of(lang: str) -> tuple[tuple[str, str], ...]:
     return letters if all(can_draw(letter) for _, letter in letters) else Bead().letters
 
 
-# The pictures every lobby asks for (static/tiles.js, static/tableview.js: those columns, at 1x
-# and 2x, either theme, any preview, the Bead Plate in any catalogue's letters): cached in Redis
+# The pictures a lobby embeds (the columns of its tiles and table view, at 1x and 2x, either
+# theme, any preview, the Bead Plate in any catalogue's letters; the lobby page itself draws SVG
+# from data since clients/js, and asks for none): cached in Redis
 # for every process. Any other variant is kept in a process's own bounded memory only, so no
 # reader can grow Redis: a shoe holds at most 960 such pictures of about 5 KB, each with its TTL
 # (docs/operations.md, "Memory no reader controls").

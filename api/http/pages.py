@@ -1,7 +1,12 @@
 """The web pages (``static/``): the lobby at ``/``, which uses only the public API, and the API
-reference at ``/docs`` (Redoc, vendored, over ``/openapi.json``)."""
+reference at ``/docs`` (Redoc, vendored, over ``/openapi.json``); and the JavaScript client's
+modules (``clients/js/src/``) at ``/client/``, which the lobby imports and other pages may too."""
 
-from flask import Blueprint, Response, current_app
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, send_from_directory
+
+CLIENT = Path(__file__).resolve().parents[2] / "clients" / "js" / "src"
 
 blp = Blueprint("pages", __name__)
 
@@ -32,6 +37,16 @@ def page(name: str) -> Response:
 @blp.route("/")
 def lobby() -> Response:
     return page("index.html")
+
+
+@blp.route("/client/<path:name>")
+def client(name: str) -> Response:
+    """A module of the JavaScript client (``clients/js``), asked again with If-None-Match."""
+    response = send_from_directory(CLIENT, name)
+    response.headers["Cache-Control"] = "no-cache"
+    # Operators' own lobbies, on their own origins, import the client from here.
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 @blp.route("/docs")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from roads.lobby import LOBBY_ROADS
 from roads.variants import BETS
 
 
@@ -171,6 +172,24 @@ class ProbeSchema(ma.Schema):
     P = fields.Nested(ProbeMarksSchema, required=True)
 
 
+CELL = {"allow_none": True, "required": True, "validate": validate.Length(equal=2)}
+
+
+class SideCellsSchema(ma.Schema):
+    bead_plate = fields.List(fields.Integer(), required=True, validate=validate.Length(equal=2))
+    big_road = fields.List(fields.Integer(), required=True, validate=validate.Length(equal=2))
+    big_eye_boy = fields.List(fields.Integer(), **CELL)
+    small_road = fields.List(fields.Integer(), **CELL)
+    cockroach_road = fields.List(fields.Integer(), **CELL)
+
+
+class NextCellsSchema(ma.Schema):
+    """Ask Banker / Ask Player as cells: where each road's next mark would stand."""
+
+    B = fields.Nested(SideCellsSchema, required=True)
+    P = fields.Nested(SideCellsSchema, required=True)
+
+
 class StreakSchema(ma.Schema):
     side = fields.String(allow_none=True, required=True)
     length = fields.Integer(required=True)
@@ -218,6 +237,29 @@ class GoodRoadRefSchema(ma.Schema):
     since_round = fields.Integer(required=True)
 
 
+class TileRoadSchema(ma.Schema):
+    """The newest grid columns of a road, as a tile draws them (``roads.tileroads``)."""
+
+    from_ = fields.Integer(
+        required=True,
+        data_key="from",
+        attribute="from",
+        metadata={"description": "The first grid column shown."},
+    )
+    cols = fields.String(
+        required=True,
+        metadata={
+            "description": "Each column from `from` on, its rows from the top (B, P on the Big "
+            "Road; r, b on a derived road; . empty), joined by commas.",
+        },
+    )
+    extras = fields.List(
+        fields.List(fields.Integer()),
+        metadata={"description": "Big Road: [col, row, ties, pairs (1 Banker, 2 Player)]."},
+    )
+    lead = fields.Integer(metadata={"description": "Big Road: the ties before its first cell."})
+
+
 class TileSchema(ma.Schema):
     table = fields.String(required=True)
     name = fields.String(required=True)
@@ -233,6 +275,12 @@ class TileSchema(ma.Schema):
         values=fields.Float(),
         required=True,
         metadata={"description": "Bets whose return is above 100% now, with their returns."},
+    )
+    roads = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(LOBBY_ROADS)),
+        values=fields.Nested(TileRoadSchema),
+        required=True,
+        metadata={"description": "The cells the tile draws of each lobby road."},
     )
 
 
@@ -313,6 +361,11 @@ class RoadsSchema(ShoeRefSchema):
     small_road = fields.Nested(DerivedRoadSchema, required=True)
     cockroach_road = fields.Nested(DerivedRoadSchema, required=True)
     probe = fields.Nested(ProbeSchema, required=True)
+    next_cells = fields.Nested(
+        NextCellsSchema,
+        required=True,
+        metadata={"description": "The grid cell [col, row] each road's next mark would take."},
+    )
     streaks = fields.Nested(StreaksSchema, required=True)
     stats = fields.Nested(StatsSchema, required=True)
     ask = fields.String(metadata={"description": "Present on a preview: the result assumed next."})

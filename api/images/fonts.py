@@ -11,8 +11,11 @@ from functools import cache
 
 from matplotlib.font_manager import FontProperties, findSystemFonts, fontManager
 
-LATIN = FontProperties(family="DejaVu Sans", weight="bold")
-LATIN_CAP_HEIGHT = 0.73  # DejaVu Sans capital height, in ems
+from api.images.scene import STYLE
+
+FONT = STYLE["font"]  # the font the SVG of clients/js asks for too
+LATIN = FontProperties(family=FONT["family"], weight=FONT["weight"])
+LATIN_CAP_HEIGHT: float = FONT["cap_height"]  # DejaVu Sans capital height, in ems
 
 # Font files of CJK families Debian ships, by a part of their file names.
 _CJK_FILES = ("wqy-microhei", "wqy-zenhei", "NotoSansCJK", "NotoSansSC", "DroidSansFallback")

@@ -29,7 +29,7 @@ from matplotlib.transforms import IdentityTransform
 from PIL import Image
 
 from api.images.fonts import LATIN_CAP_HEIGHT, cjk, font_for
-from api.images.scene import HIGHLIGHT, THEMES, Scene
+from api.images.scene import HIGHLIGHT, MARKS, STYLE, THEMES, Scene
 
 DPI = 72  # one point is one pixel
 _FIGURES_KEPT = 24
@@ -78,7 +78,8 @@ def _figure(width: int, height: int, theme: str):
 def _draw(axes, scene: Scene) -> None:
     theme = THEMES[scene.theme]
     axes.add_collection(
-        LineCollection(scene.grid, colors=theme["grid"], linewidths=1), autolim=False
+        LineCollection(scene.grid, colors=theme["grid"], linewidths=STYLE["grid_width"]),
+        autolim=False,
     )
     _ellipses(axes, scene.discs, filled=True)
     _ellipses(axes, scene.rings, filled=False)
@@ -95,8 +96,9 @@ def _draw(axes, scene: Scene) -> None:
         )
     if scene.highlights:
         squares = []
+        mark = MARKS["highlight"]
         for x, y, cell in scene.highlights:
-            h = cell / 2 - 1
+            h = cell / 2 - mark["inset"]
             corners = [
                 (x - h, y - h),
                 (x + h, y - h),
@@ -105,7 +107,7 @@ def _draw(axes, scene: Scene) -> None:
                 (x - h, y - h),
             ]
             squares.append(corners)
-        width = max(2.0, scene.highlights[0][2] * 0.1)
+        width = max(mark["least"], scene.highlights[0][2] * mark["width"])
         axes.add_collection(
             LineCollection(squares, colors=HIGHLIGHT, linewidths=width), autolim=False
         )
@@ -137,7 +139,7 @@ def _ellipses(axes, marks: list[tuple[float, float, float, str]], *, filled: boo
             offset_transform=axes.transData,
             facecolors=colors if filled else "none",
             edgecolors="none" if filled else colors,
-            linewidths=0 if filled else sizes * 0.14,
+            linewidths=0 if filled else sizes * STYLE["ring_width"],
         ),
         autolim=False,
     )

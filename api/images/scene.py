@@ -16,27 +16,35 @@ Conventions of live-table scorecards:
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-ROWS = 6
-BASE_CELL = 20  # pixels per Big Road cell at scale 1
-ROADS = ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_road")
-DEFAULT_COLS = {
-    "bead_plate": 14,
-    "big_road": 30,
-    "big_eye_boy": 30,
-    "small_road": 30,
-    "cockroach_road": 30,
-    "scorecard": 24,
-}
+# The look of the roads, shared with the JavaScript client's SVG (clients/js/src/svg.js): sizes,
+# colours and each mark's proportions are read from one file, so the two cannot drift apart. It
+# is an ES module whose default export is strict JSON (a JSON module would not load everywhere).
+STYLE_FILE = Path(__file__).resolve().parents[2] / "clients" / "js" / "src" / "style.js"
 
-COLORS = {"B": "#d32f2f", "P": "#1565c0", "T": "#2e7d32", "red": "#d32f2f", "blue": "#1565c0"}
-HIGHLIGHT = "#f9a825"
-THEMES = {
-    "light": {"background": "#ffffff", "grid": "#c8c8c8", "border": "#9e9e9e", "text": "#ffffff"},
-    "dark": {"background": "#1b1d22", "grid": "#3b3f47", "border": "#5c6370", "text": "#ffffff"},
-}
+
+def read_style(text: str) -> dict[str, Any]:
+    """The JSON after ``export default`` in the style module's text."""
+    _, found, body = text.partition("export default ")
+    if not found:
+        raise ValueError(f"{STYLE_FILE} has no 'export default'")
+    return json.loads(body.strip().removesuffix(";"))
+
+
+STYLE: dict[str, Any] = read_style(STYLE_FILE.read_text(encoding="utf-8"))
+MARKS: dict[str, dict[str, float]] = STYLE["marks"]
+
+ROWS: int = STYLE["rows"]
+BASE_CELL: int = STYLE["cell"]  # pixels per Big Road cell at scale 1
+ROADS = ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_road")
+DEFAULT_COLS: dict[str, int] = STYLE["default_cols"]
+COLORS: dict[str, str] = STYLE["colors"]
+HIGHLIGHT: str = STYLE["highlight"]
+THEMES: dict[str, dict[str, str]] = STYLE["themes"]
 
 
 @dataclass(frozen=True)
@@ -204,38 +212,43 @@ def draw_item(scene: Scene, road: str, item: dict, x: float, y: float, cell: flo
     col, row = item["col"], item["row"]
     if road == "bead_plate":
         color = COLORS[item["result"]]
-        scene.discs.append((x, y, cell * 0.86, color))
+        scene.discs.append((x, y, cell * MARKS["bead"]["disc"], color))
         text = bead.text(item["result"], item["winning_total"])
-        scene.glyphs.append((x, y, text, cell * 0.5, THEMES[scene.theme]["text"]))
+        scene.glyphs.append((x, y, text, cell * MARKS["bead"]["text"], THEMES[scene.theme]["text"]))
         draw_pairs(scene, item, x, y, cell)
         scene.cells.append((road, col, row, item["result"]))
     elif road == "big_road":
-        scene.rings.append((x, y, cell * 0.78, COLORS[item["result"]]))
+        scene.rings.append((x, y, cell * MARKS["big_road"]["ring"], COLORS[item["result"]]))
         if item["ties"]:
             draw_ties(scene, x, y, cell, item["ties"])
         draw_pairs(scene, item, x, y, cell)
         scene.cells.append((road, col, row, item["result"]))
     else:
         color = COLORS[item["color"]]
+        mark = MARKS[road]
         if road == "big_eye_boy":
-            scene.rings.append((x, y, cell * 0.74, color))
+            scene.rings.append((x, y, cell * mark["ring"], color))
         elif road == "small_road":
-            scene.discs.append((x, y, cell * 0.7, color))
+            scene.discs.append((x, y, cell * mark["disc"], color))
         else:
-            half = cell * 0.34
-            scene.slashes.append((x - half, y + half, x + half, y - half, color, cell * 0.12))
+            half = cell * mark["slash"]
+            scene.slashes.append(
+                (x - half, y + half, x + half, y - half, color, cell * mark["width"])
+            )
         scene.cells.append((road, col, row, item["color"]))
 
 
 def draw_ties(scene: Scene, x: float, y: float, cell: float, ties: int) -> None:
-    half = cell * 0.42
-    scene.slashes.append((x - half, y + half, x + half, y - half, COLORS["T"], cell * 0.1))
+    tie = MARKS["tie"]
+    half = cell * tie["slash"]
+    scene.slashes.append((x - half, y + half, x + half, y - half, COLORS["T"], cell * tie["width"]))
     if ties > 1:
-        scene.glyphs.append((x + cell * 0.22, y + cell * 0.22, str(ties), cell * 0.42, COLORS["T"]))
+        at = cell * tie["count_offset"]
+        scene.glyphs.append((x + at, y + at, str(ties), cell * tie["count"], COLORS["T"]))
 
 
 def draw_pairs(scene: Scene, item: dict, x: float, y: float, cell: float) -> None:
-    offset, size = cell * 0.33, cell * 0.24
+    offset, size = cell * MARKS["pair"]["offset"], cell * MARKS["pair"]["dot"]
     if item["banker_pair"]:
         scene.dots.append((x - offset, y - offset, size, COLORS["B"]))
     if item["player_pair"]:

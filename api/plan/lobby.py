@@ -21,12 +21,14 @@ def lobby_update(
     scorecard: Scorecard,
     *,
     variant: str,
+    odds: dict[str, Any] | None = None,
     before: dict[str, Any] | None,
     events: Iterable[TableEvent],
 ) -> LobbyUpdate:
     """The update of a write that left the shoe at ``version`` with ``scorecard``; ``before``:
-    the lobby roads' streaks before it (``None`` for a new or rebuilt shoe: no run grew)."""
-    tile = summary(scorecard, variant)
+    the lobby roads' streaks before it (``None`` for a new or rebuilt shoe: no run grew);
+    ``odds``: the shoe's, when worked out already."""
+    tile = summary(scorecard, variant, odds)
     return LobbyUpdate(
         shoe=shoe,
         summary=encode_summary(shoe, version, tile),

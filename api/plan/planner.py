@@ -8,7 +8,7 @@ consumer that wants its own events committed with every write adds one function 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from api.codecs.records import record_of
@@ -17,6 +17,7 @@ from api.plan.plan import Base, Kind, Write
 from api.plan.roadevents import TableEvent, append_events, rewrite_event
 from roads import Round, Scorecard
 from roads.delta import Tails
+from roads.odds import shoe_odds
 from roads.shoe import ShoeHead
 
 
@@ -36,15 +37,17 @@ class Change:
     after: Scorecard
     tails: Tails | None = None
     before: Scorecard | None = None
+    odds: dict[str, Any] | None = None  # the shoe's after the write (roads.odds.shoe_odds)
 
 
 def road_events(change: Change) -> list[TableEvent]:
     """The events that change the table's roads document, each with its road patch."""
     c = change
     if c.kind == "round":
-        return append_events(c.table, c.shoe, c.version, c.number, c.round, c.tails, c.after)
+        args = (c.table, c.shoe, c.version, c.number, c.round, c.tails, c.after, c.odds)
+        return append_events(*args)
     assert c.before is not None
-    args = (c.table, c.shoe, c.version, c.number, c.round, c.before, c.after)
+    args = (c.table, c.shoe, c.version, c.number, c.round, c.before, c.after, c.odds)
     return [rewrite_event(c.kind, *args)]
 
 
@@ -92,7 +95,9 @@ def _plan(
     change: Change, head: ShoeHead | None, variant: str, streaks: dict[str, Any] | None
 ) -> Write:
     """The plan of ``change``; ``streaks``: the lobby roads' streaks before it (``None``: no run
-    grew, as for a new shoe or a rewritten one)."""
+    grew, as for a new shoe or a rewritten one). The shoe's odds are worked out once, for its
+    events and its tile's edge."""
+    change = replace(change, odds=shoe_odds(change.after, variant))
     events = events_of(change)
     scorecard = change.after
     return Write(
@@ -108,6 +113,12 @@ def _plan(
         scorecard=scorecard,
         events=events,
         lobby=lobby_update(
-            change.shoe, change.version, scorecard, variant=variant, before=streaks, events=events
+            change.shoe,
+            change.version,
+            scorecard,
+            variant=variant,
+            odds=change.odds,
+            before=streaks,
+            events=events,
         ),
     )

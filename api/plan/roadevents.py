@@ -6,7 +6,9 @@ plus the scorecard's :meth:`~roads.Scorecard.as_dict`. Every event that changes 
 turns the document at ``base_version`` into the document at the event's ``version``. The first
 round of a shoe carries the whole new document as one ``replace`` of the root, with
 ``base_version`` ``null`` (it applies to whatever the client held: another shoe's document, or
-nothing). The patch is made here, where the write is computed, from the scorecard before and
+nothing). Beside the patch goes the shoe's ``odds`` after the event (:func:`roads.odds.shoe_odds`),
+which the table's channel sends to the clients who may read them: a table view needs no request
+a round for them. The patch is made here, where the write is computed, from the scorecard before and
 after (:mod:`roads.delta`), and stored with the event by the write's scripts.
 
 An event is kept as a triple ``(type, data, patch JSON)`` (the patch JSON ``{"base_version":
@@ -50,25 +52,37 @@ def encode_event(event: TableEvent) -> StreamEvent:
     return kind, encode_data(data), patch
 
 
-def next_version(version: int, operations: list[dict[str, Any]]) -> str:
-    """The patch from ``version - 1`` to ``version``: the version number, then ``operations``."""
+def next_version(
+    version: int, operations: list[dict[str, Any]], odds: dict[str, Any] | None = None
+) -> str:
+    """The patch from ``version - 1`` to ``version``: the version number, then ``operations``
+    (and the shoe's odds at ``version``)."""
     version_op = {"op": "replace", "path": "/version", "value": version}
-    return encode_patch(version - 1, [version_op, *operations])
+    return encode_patch(version - 1, [version_op, *operations], odds)
 
 
 def appended(
-    table: str, shoe: str, version: int, before: Tails | None, scorecard: Scorecard, round: Round
+    table: str,
+    shoe: str,
+    version: int,
+    before: Tails | None,
+    scorecard: Scorecard,
+    round: Round,
+    odds: dict[str, Any] | None = None,
 ) -> str:
     """The patch of appending ``round`` (``scorecard`` is after it, at ``version``; ``before``
-    is :meth:`Tails.of` the scorecard before it, or ``None`` when the round opens the shoe)."""
+    is :meth:`Tails.of` the scorecard before it, or ``None`` when the round opens the shoe),
+    with the shoe's ``odds`` after it."""
     if before is None:
-        return encode_patch(None, replace_all(document(table, shoe, version, scorecard)))
-    return next_version(version, round_patch(before, scorecard, round))
+        return encode_patch(None, replace_all(document(table, shoe, version, scorecard)), odds)
+    return next_version(version, round_patch(before, scorecard, round), odds)
 
 
-def rewritten(version: int, before: Scorecard, after: Scorecard) -> str:
+def rewritten(
+    version: int, before: Scorecard, after: Scorecard, odds: dict[str, Any] | None = None
+) -> str:
     """The patch of a void or a correction: from ``before`` at ``version - 1`` to ``after``."""
-    return next_version(version, diff(before.as_dict(), after.as_dict()))
+    return next_version(version, diff(before.as_dict(), after.as_dict()), odds)
 
 
 def append_events(
@@ -79,10 +93,12 @@ def append_events(
     round: Round,
     before: Tails | None,
     scorecard: Scorecard,
+    odds: dict[str, Any] | None = None,
 ) -> list[TableEvent]:
     """The events of appending round ``number`` (``shoe`` first when it opens the shoe)."""
     data = round_data(table, shoe, version, number, round)
-    events = [("round", data, appended(table, shoe, version, before, scorecard, round))]
+    patch = appended(table, shoe, version, before, scorecard, round, odds)
+    events = [("round", data, patch)]
     if before is None:
         events.insert(0, ("shoe", {"table": table, "shoe": shoe}, ""))
     return events
@@ -97,8 +113,9 @@ def rewrite_event(
     round: Round,
     before: Scorecard,
     after: Scorecard,
+    odds: dict[str, Any] | None = None,
 ) -> TableEvent:
     """The ``void`` or ``correction`` event of round ``number`` becoming ``round``, which
-    took the shoe from ``before`` to ``after`` (at ``version``)."""
+    took the shoe from ``before`` to ``after`` (at ``version``, where its odds are ``odds``)."""
     data = round_data(table, shoe, version, number, round)
-    return (kind, data, rewritten(version, before, after))
+    return (kind, data, rewritten(version, before, after, odds))

@@ -56,6 +56,15 @@ def test_the_lobby_feed_hides_edge_events_and_flags_without_a_key(gated):
     assert ids(plain) == ids(keyed)
 
 
+def test_a_tables_events_carry_the_odds_only_with_a_key(gated):
+    deal_pairs(gated, rounds=3)
+    plain = read_all(gated, "/v1/events?tables=edgy&last_event_id=0")
+    keyed = read_all(gated, f"/v1/events?tables=edgy&last_event_id=0&key={READ_KEY}")
+    assert keyed.count('"odds":') == 3 and '"rtp":' in keyed
+    assert '"odds":' not in plain and '"rtp":' not in plain
+    assert ids(plain) == ids(keyed)
+
+
 def test_public_odds_show_to_everyone(backend, redis_client):
     client = make_app(backend.url, public_odds=True).test_client()
     deal_pairs(client)

@@ -119,3 +119,24 @@ def test_an_edge_shows_in_the_tile_and_fires_events_once(client):
     for bet in tile["edge"]:
         assert edges.count((bet, "start")) == 1 and edges.count((bet, "stop")) == 1
     assert len(edges) == 2 * len(tile["edge"])
+
+
+def test_each_round_of_a_table_brings_the_odds_after_it(client):
+    """A table view needs no request a round: its channel's events carry what GET .../odds
+    answers at their version."""
+    stream = client.get("/v1/events?tables=t1", buffered=False)
+    served = []
+    for number, round in enumerate(deal_shoe(4)[:6], start=1):
+        post_cards(client, number, round)
+        served.append(get_odds(client))
+    post_round(client, 7, result="P")  # without its cards: a fresh shoe's odds from here
+    served.append(get_odds(client))
+    events, _ = read(stream, 7, seconds=5.0)
+    stream.close()
+    rounds = [event["data"] for event in events if event["event"] == "round"]
+    assert len(rounds) == 7
+    for data, odds in zip(rounds, served, strict=True):
+        assert (data["shoe"], data["version"]) == (odds["shoe"], odds["version"])
+        expected = {k: v for k, v in odds.items() if k not in ("table", "shoe", "version", "note")}
+        assert data["odds"] == expected
+    assert rounds[-1]["odds"]["composition_known"] is False

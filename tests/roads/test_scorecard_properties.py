@@ -247,3 +247,21 @@ def test_corrections_equal_building_the_corrected_list(results, data):
     scorecard.void(number)
     voided = [*fixed[: number - 1], Round(corrected, void=True), *fixed[number:]]
     assert scorecard == build_incrementally(voided)
+
+
+@given(results, tails)
+def test_next_cells_are_the_cells_a_next_banker_or_player_adds(results, tail):
+    card = Scorecard.from_rounds(results, tail=tail)
+    document = card.as_dict()
+    for side in "BP":
+        after = card.preview(side).as_dict()
+        for road in ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_road"):
+
+            def cells(doc, road=road):
+                if road == "bead_plate":
+                    return {(item["col"], item["row"]) for item in doc[road]}
+                return {(i["col"], i["row"]) for column in doc[road]["columns"] for i in column}
+
+            added = cells(after) - cells(document)
+            expected = [list(cell) for cell in added] or [None]
+            assert [document["next_cells"][side][road]] == expected

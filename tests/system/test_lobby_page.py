@@ -7,7 +7,6 @@ Set ``ROADS_SCREENSHOTS`` to a folder to keep screenshots of what the test saw.
 from __future__ import annotations
 
 import json
-import re
 import urllib.request
 
 import pytest
@@ -37,12 +36,10 @@ def test_the_lobby_shows_tiles_updates_live_previews_and_lists_good_roads(servic
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(service + "/")
 
-    # Tiles appear, each with its Big Road picture.
+    # Tiles appear, each with its Big Road drawn from the tile's cells.
     for name in ("Alpha Baccarat", "Bravo Speed", "Charlie No Commission"):
         expect(tile(page, name)).to_be_visible()
-    expect(tile(page, "Alpha Baccarat").locator("img.road")).to_have_attribute(
-        "src", re.compile("^blob:")
-    )
+    expect(tile(page, "Alpha Baccarat").locator(".road svg g[data-cell]").first).to_be_attached()
     expect(tile(page, "Alpha Baccarat")).to_contain_text("18 rounds")
 
     # A new round shows up without a reload.
@@ -54,10 +51,10 @@ def test_the_lobby_shows_tiles_updates_live_previews_and_lists_good_roads(servic
     dialog = page.locator("#table-view")
     expect(dialog).to_be_visible()
     expect(dialog.locator("#tv-stats")).to_contain_text("Banker")
-    with page.expect_response(lambda r: "big_road.png" in r.url and "ask=B" in r.url) as picture:
-        page.click("#ask-b")
-    assert picture.value.status == 200
+    page.click("#ask-b")
     expect(page.locator("#ask-b")).to_have_attribute("aria-pressed", "true")
+    # The next cell is drawn, highlighted, on every road that would get one.
+    expect(page.locator(".road-big_road svg rect[stroke]")).to_have_count(1)
     expect(page.locator("#probe")).to_contain_text("Big Eye Boy")
     shoot(page, "lobby-table-ask-banker")
     page.click("#tv-close")
@@ -81,9 +78,7 @@ def test_the_lobby_fits_a_phone(service, browser):
     )
     page.goto(service + "/")
     expect(tile(page, "Alpha Baccarat")).to_be_visible()
-    page.wait_for_function(
-        "[...document.querySelectorAll('img.road')].every(i => i.complete && i.src)"
-    )
+    expect(tile(page, "Alpha Baccarat").locator(".road svg")).to_be_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing sticks out sideways
     box = tile(page, "Alpha Baccarat").bounding_box()
@@ -155,11 +150,9 @@ def test_a_table_without_a_shoe_shows_a_placeholder_and_a_retired_one_leaves(ser
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(service + "/")
     expect(tile(page, "Foxtrot Soon").locator(".road.placeholder")).to_contain_text("first shoe")
-    expect(tile(page, "Foxtrot Soon").locator("img")).to_have_count(0)
+    expect(tile(page, "Foxtrot Soon").locator("svg")).to_have_count(0)
     deal(service, "foxtrot", "BP")
-    expect(tile(page, "Foxtrot Soon").locator("img.road")).to_have_attribute(
-        "src", re.compile("^blob:")
-    )
+    expect(tile(page, "Foxtrot Soon").locator(".road svg g[data-cell]")).to_have_count(2)
     send(service, "DELETE", "/v1/tables/foxtrot", {})
     expect(tile(page, "Foxtrot Soon")).to_have_count(0)
     assert errors == []

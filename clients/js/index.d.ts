@@ -1,0 +1,161 @@
+// Types of baccarat-roads-client (src/index.js). The shapes are the service's (its OpenAPI
+// document at /openapi.json names them: TileSchema, RoadsSchema, OddsSchema).
+
+export type Side = "B" | "P";
+export type Result = "B" | "P" | "T";
+export type Colour = "red" | "blue";
+export type LobbyRoad = "big_road" | "big_eye_boy" | "small_road" | "cockroach_road";
+export type Road = "bead_plate" | LobbyRoad;
+
+/** A road as a tile draws it: its newest grid columns, placed by the service. */
+export interface TileRoad {
+  /** The first grid column shown. */
+  from: number;
+  /** Each column from `from` on, its rows from the top (B/P, or r/b; "." empty), joined by ",". */
+  cols: string;
+  /** Big Road: [col, row, ties, pairs (1 Banker pair, 2 Player pair, 3 both)]. */
+  extras?: [number, number, number, number][];
+  /** Big Road: the ties before its first cell. */
+  lead?: number;
+}
+
+export interface Streak {
+  side: string | null;
+  length: number;
+}
+
+/** A table's lobby tile (GET /v1/tables, and the lobby's frames). */
+export interface Tile {
+  table: string;
+  name: string;
+  variant: string;
+  shoe: string | null;
+  version: number;
+  rounds_played: number;
+  recent: Result[];
+  streaks: Record<LobbyRoad, { current: Streak; longest: Streak }>;
+  good_roads: { pattern: string; since_round: number }[];
+  edge: Record<string, number>;
+  roads: Record<LobbyRoad, TileRoad>;
+}
+
+/** A frame of the lobby feed: every tile (`full`), or each changed table's delta. */
+export interface Frame {
+  cursor: number;
+  after?: number;
+  full?: boolean;
+  tables: Record<string, Record<string, unknown>>;
+}
+
+export interface FrameChange {
+  /** Each table the frame changed, with the tile it replaced (undefined: new). */
+  changed: Map<string, Tile | undefined>;
+  removed: string[];
+}
+
+export const RECENT: number;
+export const LOBBY_ROADS: LobbyRoad[];
+export const TILE_COLUMNS: number;
+export const ROADS: Road[];
+
+export function applyFrame(tiles: Map<string, Tile>, frame: Frame): FrameChange;
+export function step(cursor: number | null, frame: Frame): "apply" | "skip" | "restart";
+export function applyRoadChange(road: TileRoad, change: [number, string, number[][]?]): TileRoad;
+export function goodRoadsStarted(
+  before: Tile | undefined,
+  after: Tile | undefined,
+): { pattern: string; since_round: number }[];
+
+export type Operation = { op: string; path: string; value?: unknown; from?: string };
+/** RFC 6902: the document after `patch` (the one given is not changed). */
+export function applyPatch<T>(doc: T, patch: Operation[]): T;
+
+/** A cell a road picture draws. */
+export interface Cell {
+  col: number;
+  row: number;
+  value: Result | Colour;
+  ties?: number;
+  bankerPair?: boolean;
+  playerPair?: boolean;
+  /** Bead Plate: the winning hand's total, when the cards were reported. */
+  total?: number | null;
+}
+
+export interface Drawn {
+  cells: Cell[];
+  lead: number;
+}
+
+/** A roads document: GET /v1/tables/{table}/roads (RoadsSchema). */
+export type RoadsDocument = Record<string, any>;
+
+export function tileCells(road: TileRoad): Drawn;
+export function documentCells(doc: RoadsDocument, road: Road): Drawn;
+/** Ask Banker / Ask Player: the cell a next `side` adds to `road` (null: no mark there). */
+export function askCell(doc: RoadsDocument, road: Road, side: Side): Cell | null;
+
+export interface SvgOptions {
+  /** Columns shown (the newest); by default the PNGs' (style.default_cols). */
+  cols?: number;
+  theme?: "light" | "dark";
+  scale?: number;
+  bead?: { show?: "letters" | "totals"; letters?: Partial<Record<Result, string>> };
+  /** Cells drawn highlighted on top: Ask Banker / Ask Player. */
+  added?: Cell[];
+  /** What a screen reader says of the picture. */
+  label?: string;
+}
+
+/** One road as SVG text, in the look of the service's PNGs (one style.js for both). */
+export function roadSvg(road: Road, drawn: Drawn, options?: SvgOptions): string;
+export function pictureSize(road: Road, cols?: number, scale?: number): [number, number];
+export function firstVisible(cells: Cell[], cols: number): number;
+export const style: Record<string, any>;
+
+export interface LobbyFeedOptions {
+  /** The service's address ("" for the page's own). */
+  base?: string;
+  /** A read key: the tiles' edge flags. */
+  key?: string | null;
+  /** Another address of the same frames (a fan-out's). */
+  url?: string;
+  onFrame?: (change: FrameChange, frame: Frame, feed: LobbyFeed) => void;
+  /** The Map to keep the tiles in (a new one by default). */
+  tiles?: Map<string, Tile>;
+  EventSource?: typeof EventSource;
+}
+
+/** Every table's tile, kept by the lobby's frames. */
+export class LobbyFeed {
+  constructor(options?: LobbyFeedOptions);
+  readonly tiles: Map<string, Tile>;
+  readonly cursor: number | null;
+  readonly frames: number;
+  readonly restarts: number;
+  restart(): void;
+  close(): void;
+}
+
+export interface TableFeedOptions {
+  base?: string;
+  /** A read key: the next round's odds with every event. */
+  key?: string | null;
+  /** Read the odds once on opening (by default with a key; public odds need no key). */
+  odds?: boolean;
+  onChange?: (feed: TableFeed) => void;
+  EventSource?: typeof EventSource;
+  fetch?: typeof fetch;
+}
+
+/** One table's roads document, kept by its patches; its odds, by its events. */
+export class TableFeed {
+  constructor(table: string, options?: TableFeedOptions);
+  readonly table: string;
+  readonly doc: RoadsDocument | null;
+  /** As GET /v1/tables/{table}/odds answers (OddsSchema); null without a key. */
+  readonly odds: Record<string, any> | null;
+  /** Documents read whole: one, unless a gap or a reset forced another. */
+  readonly reads: number;
+  close(): void;
+}

@@ -1,0 +1,80 @@
+"""A tile's roads (roads.tileroads) hold exactly the cells of the roads document in the newest
+columns, as a picture of the same width shows them."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from roads import Round, Scorecard
+from roads.tileroads import TILE_COLUMNS, tile_roads
+from tests.strategies import dealt_shoes, results, tails
+
+LETTER = {"B": "B", "P": "P", "red": "r", "blue": "b"}
+
+
+def cells_of(road: dict) -> set[tuple[int, int, str]]:
+    """The cells a tile road names, read back from its ``cols`` form."""
+    texts = road["cols"].split(",") if road["cols"] else []
+    return {
+        (road["from"] + index, row, letter)
+        for index, text in enumerate(texts)
+        for row, letter in enumerate(text)
+        if letter != "."
+    }
+
+
+def shown_in_document(document: dict, road: str) -> tuple[int, list[dict]]:
+    """The first column a view of TILE_COLUMNS shows, and its items, from the roads document."""
+    items = [item for column in document[road]["columns"] for item in column]
+    last = max((item["col"] for item in items), default=0)
+    first = max(0, last + 1 - TILE_COLUMNS)
+    return first, [item for item in items if item["col"] >= first]
+
+
+def check(card: Scorecard) -> None:
+    document, tile = card.as_dict(), tile_roads(card)
+    for road in ("big_road", "big_eye_boy", "small_road", "cockroach_road"):
+        first, items = shown_in_document(document, road)
+        key = "result" if road == "big_road" else "color"
+        assert tile[road]["from"] == first
+        assert cells_of(tile[road]) == {(i["col"], i["row"], LETTER[i[key]]) for i in items}
+    _, items = shown_in_document(document, "big_road")
+    extras = [
+        [i["col"], i["row"], i["ties"], i["banker_pair"] + 2 * i["player_pair"]]
+        for i in items
+        if i["ties"] or i["banker_pair"] or i["player_pair"]
+    ]
+    assert tile["big_road"].get("extras", []) == sorted(extras)
+    assert tile["big_road"].get("lead", 0) == document["big_road"]["leading_ties"]
+
+
+@given(results, tails)
+def test_a_tile_shows_the_documents_newest_cells(results, tail):
+    check(Scorecard.from_rounds(results, tail=tail))
+
+
+@given(dealt_shoes(), st.integers(0, 120))
+def test_pairs_ties_and_voids_show_as_in_the_document(rounds, count):
+    check(Scorecard.from_rounds(rounds[:count]))
+
+
+def test_a_long_dragon_runs_along_the_bottom_row_of_the_shown_columns():
+    card = Scorecard.from_rounds("B" * 40 + "PB" * 10)
+    road = tile_roads(card)["big_road"]
+    # 40 Bankers: column 0 down, then the tail along row 5 to column 34; the 20 short columns
+    # start on the top row of columns 1 to 20.
+    assert road["from"] == 21
+    assert road["cols"] == ",".join([".....B"] * 14)
+    assert tile_roads(Scorecard())["big_road"] == {"from": 0, "cols": ""}
+
+
+def test_ties_and_pairs_are_extras_and_leading_ties_the_lead():
+    rounds = [
+        Round.from_result("T"),
+        Round.from_result("T"),
+        Round.from_result("B", banker_pair=True),
+    ]
+    rounds += [Round.from_result("T"), Round.from_result("P", player_pair=True, banker_pair=True)]
+    road = tile_roads(Scorecard.from_rounds(rounds))["big_road"]
+    assert road == {"from": 0, "cols": "B,P", "extras": [[0, 0, 1, 1], [1, 0, 0, 3]], "lead": 2}
