@@ -40,17 +40,24 @@ class Served(str):
 
 @contextmanager
 def gunicorn(
-    app: str, env: dict[str, str], port: int | None = None, log: Path | None = None
+    app: str,
+    env: dict[str, str],
+    port: int | None = None,
+    log: Path | None = None,
+    root: Path = ROOT,
 ) -> Iterator[Served]:
     """gunicorn with the project's gunicorn.conf.py, serving ``app`` on ``port`` (a free one by
     default), in a session of its own (a test may kill its whole process group); what it writes
-    to standard error goes to ``log`` when given."""
+    to standard error goes to ``log`` when given. ``root``: the checkout it runs (a benchmark
+    may run an earlier commit's, to compare)."""
     port = port or free_port()
     environment = {**os.environ, **env, "ROADS_BIND": f"127.0.0.1:{port}"}
+    if root != ROOT:
+        environment["PYTHONPATH"] = str(root)
     errors = log.open("ab") if log is not None else subprocess.DEVNULL
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app],
-        cwd=ROOT,
+        cwd=root,
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=errors,

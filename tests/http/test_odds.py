@@ -135,8 +135,8 @@ def test_each_round_of_a_table_brings_the_odds_after_it(client):
     stream.close()
     rounds = [event["data"] for event in events if event["event"] == "round"]
     assert len(rounds) == 7
-    for data, odds in zip(rounds, served, strict=True):
-        assert (data["shoe"], data["version"]) == (odds["shoe"], odds["version"])
-        expected = {k: v for k, v in odds.items() if k not in ("table", "shoe", "version", "note")}
-        assert data["odds"] == expected
+    for data, answer in zip(rounds, served, strict=True):
+        assert (data["shoe"], data["version"]) == (answer["shoe"], answer["version"])
+        apart = ("table", "shoe", "version", "note")
+        assert data["odds"] == {key: value for key, value in answer.items() if key not in apart}
     assert rounds[-1]["odds"]["composition_known"] is False

@@ -1,0 +1,188 @@
+"""What one lobby page costs, in the browser and on the service: a real Chromium on the lobby page
+of a service (2 gunicorn workers) whose ``--tables`` tables are dealt ``--rate`` rounds a second.
+
+First the dealing alone for ``--seconds`` (the service's CPU without a viewer), then with the page
+open (after it drew every tile) for as long. Printed: the page's requests a second (the event
+stream apart), the bytes a second it received (the stream included), the frames it got, the
+browser's main-thread time per frame (Chrome's TaskDuration; and the long tasks, over 50 ms),
+the service's CPU without and with the page, and the viewers a 2-core box would hold at that
+CPU each (what the dealing leaves, shared out).
+
+``--root DIR`` runs the service (and so the page) of another checkout: the page before it drew
+its roads itself, for the same figures in the same way.
+
+    .venv/bin/python benchmarks/page_bench.py                     # this checkout
+    git worktree add /tmp/before f4e05ef
+    .venv/bin/python benchmarks/page_bench.py --root /tmp/before  # the page of PNGs
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+from pathlib import Path
+
+from benchmarks import serving
+from benchmarks.feed_bench import KEY, Dealer
+from benchmarks.usage import Usage
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.redis_server import free_port
+
+CORES = 2
+LONG_TASKS = """
+  window.longTasks = { count: 0, ms: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      window.longTasks.count += 1;
+      window.longTasks.ms += entry.duration;
+    }
+  }).observe({ type: "longtask", buffered: true });
+"""
+
+
+class Dealing(threading.Thread):
+    """The dealer, ``rate`` rounds a second, until stopped."""
+
+    def __init__(self, dealer: Dealer, rate: float) -> None:
+        super().__init__(daemon=True)
+        self.dealer, self.rate = dealer, rate
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        start, n = time.monotonic(), 0
+        while not self.stopped.is_set():
+            time.sleep(max(0.0, start + n / self.rate - time.monotonic()))
+            self.dealer.deal(self.dealer.tables[n % len(self.dealer.tables)])
+            n += 1
+
+
+class PageWatch:
+    """What the page asks for and receives, through Chrome's DevTools protocol."""
+
+    def __init__(self, page) -> None:
+        self.session = page.context.new_cdp_session(page)
+        self.session.send("Network.enable")
+        self.session.send("Performance.enable")
+        self.requests: list[str] = []
+        self.bytes = 0
+        self.messages = 0
+        self.counting = False
+        self.session.on("Network.requestWillBeSent", self._request)
+        self.session.on("Network.dataReceived", self._data)
+        self.session.on("Network.eventSourceMessageReceived", self._message)
+
+    def _request(self, event) -> None:
+        if self.counting:
+            self.requests.append(event["request"]["url"])
+
+    def _data(self, event) -> None:
+        if self.counting:
+            self.bytes += event.get("encodedDataLength") or event["dataLength"]
+
+    def _message(self, event) -> None:
+        if self.counting and event["eventName"] in ("frame", "round"):
+            self.messages += 1
+
+    def task_seconds(self) -> float:
+        metrics = self.session.send("Performance.getMetrics")["metrics"]
+        return next(m["value"] for m in metrics if m["name"] == "TaskDuration")
+
+
+def service_pids(base) -> list[int]:
+    return [base.process.pid, *base.workers()]
+
+
+def run(args) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    tables = [f"lobby-{n:03d}" for n in range(args.tables)]
+    root = Path(args.root).resolve() if args.root else serving.ROOT
+    with serving.redis_server() as redis:
+        env = {"REDIS_URL": redis.url, "ROADS_INGEST_KEYS": KEY, "ROADS_WORKERS": "2"}
+        with serving.gunicorn("wsgi:app", env, port=free_port(), root=root) as base:
+            dealer = Dealer(base, tables)
+            for table in tables:
+                dealer.deal(table)
+            dealing = Dealing(dealer, args.rate)
+            dealing.start()
+            time.sleep(3)
+            alone = Usage(service_pids(base))
+            redis_alone = Usage([redis.process.pid])
+            time.sleep(args.seconds)
+            cpu_alone = alone.used() / args.seconds
+            redis_cpu = redis_alone.used() / args.seconds
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.add_init_script(LONG_TASKS)
+                watch = PageWatch(page)
+                page.goto(base + "/")
+                page.wait_for_function(
+                    f"document.querySelectorAll('#tiles .tile').length >= {len(tables)}",
+                    timeout=60_000,
+                )
+                time.sleep(5)  # the first pictures painted, the stream settled
+                page.evaluate("window.longTasks = { count: 0, ms: 0 }")
+                tasks = watch.task_seconds()
+                usage = Usage(service_pids(base))
+                watch.counting = True
+                time.sleep(args.seconds)
+                watch.counting = False
+                cpu_page = usage.used() / args.seconds
+                task_seconds = watch.task_seconds() - tasks
+                long_tasks = page.evaluate("window.longTasks")
+                browser.close()
+            dealing.stopped.set()
+            dealing.join()
+    others = [url for url in watch.requests if "/v1/events" not in url]
+    per_viewer = max(cpu_page - cpu_alone, 1e-9)
+    return {
+        "requests_per_s": len(others) / args.seconds,
+        "pictures_per_s": sum(".png" in url for url in others) / args.seconds,
+        "lobby_reads_per_s": sum("/v1/tables?" in url for url in others) / args.seconds,
+        "kb_per_s": watch.bytes / 1024 / args.seconds,
+        "messages": watch.messages,
+        "task_ms_per_s": 1000 * task_seconds / args.seconds,
+        "task_ms_per_message": 1000 * task_seconds / max(watch.messages, 1),
+        "long_tasks": long_tasks["count"],
+        "long_task_ms": long_tasks["ms"],
+        "cpu_alone": cpu_alone,
+        "cpu_page": cpu_page,
+        "redis_cpu": redis_cpu,
+        "viewers_per_box": (CORES - cpu_alone - redis_cpu) / per_viewer,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--rate", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--root", help="the checkout whose service and page to run")
+    args = parser.parse_args()
+    found = run(args)
+    print(
+        f"{args.root or 'this checkout'}: {args.tables} tables, {args.rate:g} rounds/s, "
+        f"{args.seconds:g} s with the page open"
+    )
+    print(
+        f"  page: {found['requests_per_s']:.2f} requests/s besides the event stream "
+        f"({found['pictures_per_s']:.2f} pictures, {found['lobby_reads_per_s']:.2f} lobby "
+        f"reads), {found['kb_per_s']:.1f} KB/s received, {found['messages']} frames/events"
+    )
+    print(
+        f"  browser main thread: {found['task_ms_per_s']:.1f} ms/s, "
+        f"{found['task_ms_per_message']:.2f} ms a frame; long tasks: {found['long_tasks']} "
+        f"({found['long_task_ms']:.0f} ms)"
+    )
+    print(
+        f"  service CPU: {found['cpu_alone'] * 100:.1f}% of a core dealing alone, "
+        f"{found['cpu_page'] * 100:.1f}% with the page (redis {found['redis_cpu'] * 100:.1f}%): "
+        f"{(found['cpu_page'] - found['cpu_alone']) * 100:.2f}% a viewer, "
+        f"about {found['viewers_per_box']:,.0f} viewers on a {CORES}-core box"
+    )
+
+
+if __name__ == "__main__":
+    main()
