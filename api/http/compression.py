@@ -20,7 +20,7 @@ from api.storage.memo import Memo
 
 # The endpoints that send a file: the pages and their scripts, styles and pictures, and the
 # JavaScript client's modules.
-FILES = frozenset({"static", "pages.lobby", "pages.reference", "pages.client"})
+FILES = frozenset({"static", "pages.lobby", "pages.reference", "pages.client_module"})
 
 
 def keep_compressed(name: str) -> None:

@@ -40,7 +40,7 @@ def lobby() -> Response:
 
 
 @blp.route("/client/<path:name>")
-def client(name: str) -> Response:
+def client_module(name: str) -> Response:
     """A module of the JavaScript client (``clients/js``), asked again with If-None-Match."""
     response = send_from_directory(CLIENT, name)
     response.headers["Cache-Control"] = "no-cache"

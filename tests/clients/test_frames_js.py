@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.clients.node import Node
-from tests.codecs.test_frames import TABLES_ACTIONS, played
+from tests.codecs.test_frames import TABLES_ACTIONS, dealt_lobby, played
 
 
 @pytest.fixture(scope="module")
@@ -26,5 +26,13 @@ def node():
 @given(TABLES_ACTIONS, st.data())
 def test_the_js_client_applies_frames_as_the_reference_does(node, tables_actions, data):
     first, frames = played(tables_actions, data)
+    after = node.call("applyFrames", first, [frame for frame, _ in frames])
+    assert after == [json.loads(json.dumps(tiles)) for _, tiles in frames]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_js_client_keeps_tiles_through_whole_shoes(node, seed):
+    """Past the columns a tile shows, its window moves on (the Hypothesis lobbies are short)."""
+    first, frames = dealt_lobby(seed)
     after = node.call("applyFrames", first, [frame for frame, _ in frames])
     assert after == [json.loads(json.dumps(tiles)) for _, tiles in frames]

@@ -118,6 +118,36 @@ def test_a_frame_applied_to_the_tiles_of_the_frame_before_gives_its_tiles(tables
         assert held == tiles
 
 
+def dealt_lobby(seed: int) -> tuple[dict, list[tuple]]:
+    """Three tables dealt whole simulated shoes (pairs, ties, long dragons, more columns than a
+    tile shows), a frame every one to three rounds of some table."""
+    shoes = {f"t{n}": deal_shoe(seed * 10 + n) for n in range(3)}
+    dealt = dict.fromkeys(shoes, 0)
+    states = {table: ("T", "s1", []) for table in shoes}
+    base = first = tiles_of(states)
+    frames = []
+    for tick in range(max(len(rounds) for rounds in shoes.values())):
+        for table, rounds in shoes.items():
+            if dealt[table] < len(rounds) and (tick + int(table[1:])) % 4:
+                dealt[table] += 1
+                states[table] = ("T", "s1", rounds[: dealt[table]])
+        if tick % 2 == 0 or tick % 3 == 0:
+            now = tiles_of(states)
+            frames.append((frame_of(base, now), now))
+            base = now
+    return first, frames
+
+
+def test_frames_keep_tiles_through_whole_shoes():
+    for seed in range(3):
+        first, frames = dealt_lobby(seed)
+        held = json.loads(json.dumps(first))
+        for frame, tiles in frames:
+            apply(held, frame)
+            assert held == tiles
+        assert any(tile["roads"]["big_road"]["from"] > 0 for tile in held.values())
+
+
 def test_a_round_is_well_under_200_bytes_on_average():
     rounds = deal_shoe(11)
     sizes = []
