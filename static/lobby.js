@@ -144,16 +144,24 @@ function toggleFavourite(table) {
 
 function flash(table) {
   for (const node of document.querySelectorAll(`.tile[data-table="${CSS.escape(table)}"]`)) {
+    const box = node.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > innerHeight) continue; // out of sight: no glow to paint
     node.classList.remove("flash");
     void node.offsetWidth; // restart the animation
     node.classList.add("flash");
   }
 }
 
+// A big lobby starts several Good Roads a second: a few notices at a time are read, a pile is
+// not (and each costs the page a repaint): the newest TOASTS stay.
+const TOASTS = 3;
+
 function toast(text, table) {
   const node = el("button", { className: "toast", type: "button", textContent: text });
   node.addEventListener("click", () => { router.go({ tab: state.tab, table }); node.remove(); });
-  $("#toasts").append(node);
+  const box = $("#toasts");
+  box.append(node);
+  while (box.children.length > TOASTS) box.firstElementChild.remove();
   setTimeout(() => node.remove(), 7000);
 }
 
