@@ -44,6 +44,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from redis.exceptions import ResponseError
 from serving import ROOT, gunicorn, redis_server
 
 from api.config import Settings
@@ -420,7 +421,11 @@ def rewrite_now(settings: Settings) -> None:
     run is then one that run's own writes caused."""
     with every_node(settings) as nodes:
         for node in nodes:
-            node.bgrewriteaof()
+            try:
+                node.bgrewriteaof()
+            except ResponseError as error:  # one the writes set off: waited for below
+                if "already in progress" not in str(error):
+                    raise
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             every = [node.info("persistence") for node in nodes]

@@ -93,10 +93,19 @@ class GridLayout:
             occupied += _PAD
         return col, row
 
-    def place_columns(self, lengths: list[int], cells: list[tuple[int, int]] | None = None) -> None:
+    def place_columns(
+        self,
+        lengths: list[int],
+        cells: list[tuple[int, int]] | None = None,
+        spans: list[tuple[int, int, int]] | None = None,
+    ) -> None:
         """Place whole new columns of these lengths (the batch form of new_column + extend),
-        adding their cells to ``cells`` when a list is given."""
+        adding their cells to ``cells`` when a list is given, and under ``tail="stay"`` each
+        column's ``(start, depth, end)`` to ``spans``: its cells are rows 0 to ``depth - 1`` of
+        grid column ``start``, then row ``depth - 1`` of the columns after it up to ``end``."""
         if self.tail == "drop":
+            if spans is not None:
+                raise ValueError("a dropping tail is not one row: no spans")
             for length in lengths:
                 placed = [self.new_column()] + [self.extend() for _ in range(length - 1)]
                 if cells is not None:
@@ -128,6 +137,8 @@ class GridLayout:
             if cells is not None:
                 cells += [(col, r) for r in range(depth)]
                 cells += [(c, row) for c in range(col + 1, end + 1)]
+            if spans is not None:
+                spans.append((col, depth, end))
             start = col
         if lengths:
             self._start = start

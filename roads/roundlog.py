@@ -35,6 +35,8 @@ _RESULT_OR_VOID = bytes(
 )
 _CELL = bytes(int(not flags & VOID and flags & 3 < TIE) for flags in range(256))
 _BAD_RESULT = bytes(int(flags & 3 > TIE) for flags in range(256))
+# A round's pairs from its flags: 1 a Banker pair (bit 3), 2 a Player pair (bit 2), 3 both.
+_PAIRS = bytes((flags >> 3 & 1) | (flags >> 2 & 1) << 1 for flags in range(256))
 
 
 def encode_header(round: Round) -> bytes:
@@ -91,6 +93,10 @@ class RoundLog:
         if not self._rounds:
             return self._headers[0::2]
         return self._headers[0::2] + bytes(encode_header(r)[0] for r in self._rounds)
+
+    def pairs(self) -> bytes:
+        """Each round's pairs (1 a Banker pair, 2 a Player pair, 3 both), without decoding."""
+        return self.flags().translate(_PAIRS)
 
     def played(self) -> list[int]:
         """Indexes of the rounds that are not void (the bead plate), without decoding."""

@@ -23,7 +23,7 @@ from roads.composition import DEFAULT_DECKS, Composition
 from roads.derived import DERIVED_ROADS, DerivedRoad
 from roads.errors import RoundError, ShoeError
 from roads.goodroads import Known, good_roads_carried, good_roads_of
-from roads.grid import ROWS, TAILS, Tail
+from roads.grid import ROWS, TAILS, GridLayout, Tail
 from roads.patterns import PATTERNS, Pattern
 from roads.probe import NO_PROBE, Marks, probe_dict, probe_marks
 from roads.round import RESULTS, Round
@@ -192,6 +192,11 @@ class Scorecard:
         """Every round of the shoe in order, void ones included."""
         return tuple(self._log.rounds())
 
+    def pairs(self) -> bytes:
+        """Each round's pairs, void ones included (1 a Banker pair, 2 a Player pair, 3 both),
+        read off the stored rounds without decoding them."""
+        return self._log.pairs()
+
     @property
     def decks(self) -> int:
         return self._composition.decks
@@ -241,18 +246,20 @@ class Scorecard:
         """Ask Banker / Ask Player as cells: the grid cell ``[col, row]`` each road's next mark
         would take were the next result Banker (``"B"``) or Player (``"P"``); ``None`` where a
         derived road would get no mark. A client draws the :meth:`probe` marks there, and never
-        works out where a result goes."""
+        works out where a result goes. A mark of a column's side goes on down that column, any
+        other starts a new one (as :meth:`add` places it), on a copy of the road's layout."""
         position = len(self._bead)
         bead = [position // ROWS, position % ROWS]
         cells = {}
         for side, marks in zip("BP", self._probe, strict=True):
-            after = self.preview(side)
             side_cells: dict[str, list[int] | None] = {
                 "bead_plate": bead,
-                "big_road": list(after.big_road.layout.cursor()[1:3]),
+                "big_road": _next_cell(self.big_road.columns.sides, self.big_road.layout, side),
             }
-            for road, mark in zip(after.derived, marks, strict=True):
-                side_cells[road.name] = list(road.layout.cursor()[1:3]) if mark else None
+            for road, mark in zip(self.derived, marks, strict=True):
+                side_cells[road.name] = (
+                    _next_cell(road.columns.sides, road.layout, mark) if mark else None
+                )
             cells[side] = side_cells
         return cells  # type: ignore[return-value]
 
@@ -319,3 +326,10 @@ class Scorecard:
 
     def __repr__(self) -> str:
         return f"Scorecard(rounds={len(self._log)}, columns={len(self.big_road.columns.lengths)})"
+
+
+def _next_cell(sides: list[str], layout: GridLayout, mark: str) -> list[int]:
+    """The grid cell a road whose columns are of ``sides`` would give its next ``mark``."""
+    after = layout.copy()
+    col, row = after.extend() if sides and sides[-1] == mark else after.new_column()
+    return [col, row]

@@ -35,6 +35,9 @@ def first_shown(last: int) -> int:
     return max(0, last + 1 - TILE_COLUMNS)
 
 
+Column = tuple[int, int, int, str, int]  # start, depth, end, letter, index of its first cell
+
+
 def columns_text(cells: list[tuple[int, int, str]], first: int, last: int) -> str:
     """The ``cols`` form of ``cells`` (``(col, row, letter)``, columns ``first`` to ``last``)."""
     grid = [["."] * ROWS for _ in range(first, last + 1)]
@@ -43,53 +46,91 @@ def columns_text(cells: list[tuple[int, int, str]], first: int, last: int) -> st
     return ",".join("".join(rows).rstrip(".") for rows in grid)
 
 
-def _placed(
-    lengths: list[int], sides: list[str], tail: Tail
-) -> tuple[list[tuple[int, int, str]], int]:
-    """The cells of a road of these columns that a tile can show, as ``(col, row, letter)`` in
-    order, and how many cells come before them.
+def shown_cells(columns: list[Column], first: int) -> list[tuple[int, int, str, int]]:
+    """The cells of ``columns`` from grid column ``first`` on, as ``(col, row, letter, index)``
+    (``index``: the cell's place among the road's cells, in order)."""
+    cells = []
+    for start, depth, end, letter, index in columns:
+        if end < first:
+            continue
+        for row in range(depth):
+            if start >= first:
+                cells.append((start, row, letter, index + row))
+        for col in range(max(start + 1, first), end + 1):
+            cells.append((col, depth - 1, letter, index + depth + col - start - 1))
+    return cells
 
-    Only the columns that can reach the newest :data:`TILE_COLUMNS` grid columns are given
-    cells: column ``j`` of ``n`` starts at least ``n - 1 - j`` grid columns before the last one,
-    and its dragon tail runs at most ``length - 1`` columns on, so an earlier column is only
-    placed (which is what makes a tile cheap enough to build at every write)."""
-    count = len(lengths)
-    reach = TILE_COLUMNS - 1
-    first = next((j for j in range(count) if lengths[j] - 1 >= count - 1 - j - reach), count)
-    layout = GridLayout(tail)
-    layout.place_columns(lengths[:first])
+
+def placed_columns(lengths: list[int], sides: list[str]) -> list[Column]:
+    """Where each column of a road goes on the grid under ``tail="stay"``: ``(start, depth, end,
+    letter, index)`` (see :meth:`roads.grid.GridLayout.place_columns`; ``index``: the place of
+    its first cell among the road's cells). Placing columns is cheap; making every cell is not,
+    and a tile needs the cells of its newest columns only (which is what makes it cheap enough
+    to build at every write)."""
+    spans: list[tuple[int, int, int]] = []
+    GridLayout("stay").place_columns(lengths, spans=spans)
+    index, columns = 0, []
+    for (start, depth, end), side, length in zip(spans, sides, lengths, strict=True):
+        columns.append((start, depth, end, LETTERS[side], index))
+        index += length
+    return columns
+
+
+def shown(lengths: list[int], sides: list[str], tail: Tail) -> list[tuple[int, int, str, int]]:
+    """The cells a tile shows of a road of these columns, as ``(col, row, letter, index)``. A
+    dropping tail is not one row: its road's cells are all made."""
+    if not lengths:
+        return []
+    if tail == "stay":
+        columns = placed_columns(lengths, sides)
+        return shown_cells(columns, first_shown(max(column[2] for column in columns)))
     positions: list[tuple[int, int]] = []
-    layout.place_columns(lengths[first:], positions)
-    letters = "".join(
-        LETTERS[side] * length for side, length in zip(sides[first:], lengths[first:], strict=True)
-    )
-    cells = [(col, row, letter) for (col, row), letter in zip(positions, letters, strict=True)]
-    return cells, sum(lengths[:first])
+    GridLayout(tail).place_columns(lengths, positions)
+    every = "".join(LETTERS[side] * length for side, length in zip(sides, lengths, strict=True))
+    first = first_shown(max(col for col, _ in positions))
+    cells = zip(positions, every, strict=True)
+    return [(c, r, letter, i) for i, ((c, r), letter) in enumerate(cells) if c >= first]
 
 
-def _road(cells: list[tuple[int, int, str]]) -> tuple[TileRoad, int]:
+def _road(cells: list[tuple[int, int, str, int]]) -> TileRoad:
     if not cells:
-        return {"from": 0, "cols": ""}, 0
-    last = max(col for col, _, _ in cells)
+        return {"from": 0, "cols": ""}
+    last = max(col for col, _, _, _ in cells)
     first = first_shown(last)
-    shown = [cell for cell in cells if cell[0] >= first]
-    return {"from": first, "cols": columns_text(shown, first, last)}, first
+    text = columns_text([(col, row, letter) for col, row, letter, _ in cells], first, last)
+    return {"from": first, "cols": text}
+
+
+def derived_road(lengths: list[int], sides: list[str], tail: Tail) -> TileRoad:
+    """A derived road as a tile draws it: under ``tail="stay"`` written straight from where its
+    columns go, without making its cells."""
+    if tail != "stay" or not lengths:
+        return _road(shown(lengths, sides, tail))
+    columns = placed_columns(lengths, sides)
+    last = max(column[2] for column in columns)
+    first = first_shown(last)
+    grid = [["."] * ROWS for _ in range(first, last + 1)]
+    for start, depth, end, letter, _ in columns:
+        if end < first:
+            continue
+        if start >= first:
+            grid[start - first][:depth] = letter * depth
+        for col in range(max(start + 1, first), end + 1):
+            grid[col - first][depth - 1] = letter
+    return {"from": first, "cols": ",".join("".join(rows).rstrip(".") for rows in grid)}
 
 
 def tile_roads(card: Scorecard) -> dict[str, TileRoad]:
     """Each lobby road of ``card`` as a tile draws it (the module doc)."""
     big_road = card.big_road
     columns = big_road.columns
-    placed, before = _placed(columns.lengths, columns.sides, big_road.layout.tail)
-    road, first = _road(placed)
-    rounds = card.rounds
+    cells = shown(columns.lengths, columns.sides, big_road.layout.tail)
+    road = _road(cells)
+    every_pairs = card.pairs()
     extras = []
-    numbers = zip(placed, big_road.cell_rounds[before:], big_road.ties[before:], strict=True)
-    for (col, row, _), index, ties in numbers:
-        if col < first:
-            continue
-        round = rounds[index]
-        pairs = round.banker_pair + 2 * round.player_pair
+    for col, row, _, index in cells:
+        pairs = every_pairs[big_road.cell_rounds[index]]
+        ties = big_road.ties[index]
         if ties or pairs:
             extras.append([col, row, ties, pairs])
     if extras:
@@ -99,5 +140,5 @@ def tile_roads(card: Scorecard) -> dict[str, TileRoad]:
     every = {"big_road": road}
     for derived in card.derived:
         lengths, sides = derived.columns.lengths, derived.columns.sides
-        every[derived.name] = _road(_placed(lengths, sides, derived.layout.tail)[0])[0]
+        every[derived.name] = derived_road(lengths, sides, derived.layout.tail)
     return every
