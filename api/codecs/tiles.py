@@ -62,6 +62,9 @@ class Tile:
     @classmethod
     def of(cls, table: str, entry: bytes, summary: bytes | None) -> Tile:
         parsed = loads(summary) if summary is not None else None
+        if parsed is not None and "roads" not in parsed:
+            # Stored before tiles carried their roads: empty until the table's next write.
+            parsed["roads"] = EMPTY["roads"]
         tile = {"table": table, **loads(entry), **(parsed or EMPTY)}
         return cls(table, dumps(tile), dumps({**tile, "edge": {}}), parsed)
 

@@ -56,3 +56,10 @@ def test_the_answers_embed_the_tiles_as_the_reader_may_see_them():
             }
         ]
     }
+
+
+def test_a_summary_stored_before_tiles_had_roads_shows_them_empty_until_the_next_write():
+    older = json.loads(stored_summary())
+    del older["roads"]
+    tile = Tile.of("t3", registry_entry("t3", "standard").encode(), json.dumps(older).encode())
+    assert json.loads(tile.json)["roads"] == EMPTY["roads"] == tile.summary["roads"]
