@@ -14,9 +14,9 @@ from api.http.answers import dumps, etag_of, json_response, not_modified, servic
 from api.http.auth import HEADER, reads_odds
 from api.http.catalogues import catalogue, pattern_text
 from api.http.compression import keep_compressed
+from api.http.lobbyschemas import GoodRoadsSchema, PatternsSchema, TablesSchema
 from api.http.parsing import QueryMemoParser
 from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema, PatternsQuerySchema
-from api.http.responses import GoodRoadsSchema, PatternsSchema, TablesSchema
 from api.metrics import read_cache
 from api.storage.lobby import sorted_by_streak
 from roads.expressions import parse_expression

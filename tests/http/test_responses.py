@@ -7,7 +7,7 @@ import typing
 
 import pytest
 
-from api.http import responses
+from api.http import lobbyschemas, responses
 from roads import shapes
 from roads.simulator import deal_shoe
 from tests.api_helpers import post_round
@@ -73,9 +73,9 @@ def test_the_fast_paths_serve_what_the_schemas_would(client, seed):
         assert answer.status_code == 200, path
         served_alike(schema, answer.data)
     for path, schema in [
-        ("/v1/tables", responses.TablesSchema),
+        ("/v1/tables", lobbyschemas.TablesSchema),
         ("/v1/tables/t1", responses.TableSchema),
-        ("/v1/good-roads", responses.GoodRoadsSchema),
-        ("/v1/patterns", responses.PatternsSchema),
+        ("/v1/good-roads", lobbyschemas.GoodRoadsSchema),
+        ("/v1/patterns", lobbyschemas.PatternsSchema),
     ]:
         served_alike(schema, client.get(path).data)

@@ -1,0 +1,98 @@
+"""Response schemas of the lobby's answers (marshmallow 4): the patterns, the tiles of
+``GET /v1/tables`` (each with the cells it draws of each lobby road) and the Good Roads found.
+The roads' own shapes are in :mod:`api.http.responses`."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from api.http.responses import StreaksSchema
+from roads.lobby import LOBBY_ROADS
+
+
+class PatternSchema(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    description = fields.String(required=True)
+
+
+class PatternsSchema(ma.Schema):
+    profile = fields.String(required=True)
+    profiles = fields.List(fields.String(), required=True)
+    lang = fields.String(required=True)
+    patterns = fields.List(fields.Nested(PatternSchema), required=True)
+    custom = fields.String(
+        required=True, metadata={"description": "How to write a pattern of your own."}
+    )
+
+
+class GoodRoadRefSchema(ma.Schema):
+    pattern = fields.String(required=True)
+    since_round = fields.Integer(required=True)
+
+
+class TileRoadSchema(ma.Schema):
+    """The newest grid columns of a road, as a tile draws them (``roads.tileroads``)."""
+
+    from_ = fields.Integer(
+        required=True,
+        data_key="from",
+        attribute="from",
+        metadata={"description": "The first grid column shown."},
+    )
+    cols = fields.String(
+        required=True,
+        metadata={
+            "description": "Each column from `from` on, its rows from the top (B, P on the Big "
+            "Road; r, b on a derived road; . empty), joined by commas.",
+        },
+    )
+    extras = fields.List(
+        fields.List(fields.Integer()),
+        metadata={"description": "Big Road: [col, row, ties, pairs (1 Banker, 2 Player)]."},
+    )
+    lead = fields.Integer(metadata={"description": "Big Road: the ties before its first cell."})
+
+
+class TileSchema(ma.Schema):
+    table = fields.String(required=True)
+    name = fields.String(required=True)
+    variant = fields.String(required=True)
+    shoe = fields.String(allow_none=True, required=True)
+    version = fields.Integer(required=True)
+    rounds_played = fields.Integer(required=True)
+    recent = fields.List(fields.String(), required=True)
+    streaks = fields.Nested(StreaksSchema, required=True)
+    good_roads = fields.List(fields.Nested(GoodRoadRefSchema), required=True)
+    edge = fields.Dict(
+        keys=fields.String(),
+        values=fields.Float(),
+        required=True,
+        metadata={"description": "Bets whose return is above 100% now, with their returns."},
+    )
+    roads = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(LOBBY_ROADS)),
+        values=fields.Nested(TileRoadSchema),
+        required=True,
+        metadata={"description": "The cells the tile draws of each lobby road."},
+    )
+
+
+class TablesSchema(ma.Schema):
+    cursor = fields.Integer(required=True)
+    grown = fields.Integer(
+        metadata={"description": "With ``since``: tables whose run on ``road`` grew since."}
+    )
+    tables = fields.List(fields.Nested(TileSchema), required=True)
+
+
+class GoodRoadSchema(ma.Schema):
+    table = fields.String(required=True)
+    pattern = fields.String(required=True)
+    since_round = fields.Integer(required=True)
+    summary = fields.Nested(TileSchema, required=True)
+
+
+class GoodRoadsSchema(ma.Schema):
+    good_roads = fields.List(fields.Nested(GoodRoadSchema), required=True)
