@@ -69,6 +69,12 @@ class Settings:
       keeps every round.
     - ``ROADS_FRAME_MS``: the lobby feed in frames (``/v1/events``) sends at most one
       frame this often, in milliseconds (500).
+    - ``ROADS_INTEGRITY``: the integrity watch (on by default; ``0`` turns it off);
+      ``ROADS_OPERATOR_KEYS``: the keys that read its answers (``/v1/integrity/...``; none: 401
+      for everyone); ``ROADS_SIDE_BETS_CLOSE_AFTER``: the rounds after which side bets close
+      (``44``, or ``player_bonus=44,player_pair=60,...``); ``ROADS_CUT_CARD_BEHIND``: the
+      fewest cards behind the cut card (52); ``ROADS_INTEGRITY_INDEX``: k-grams in each of the
+      repeat index's two generations (1,000,000). See ``docs/operations.md``.
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
       default; ``0`` turns it off). See ``docs/operations.md``.
     """
@@ -104,6 +110,11 @@ class Settings:
     database_url: str | None = None
     hot_seconds: int = 86400
     frame_ms: int = 500
+    integrity: bool = True
+    operator_keys: tuple[str, ...] = ()
+    side_bets_close_after: str = ""
+    cut_card_behind: int = 52
+    integrity_index: int = 1_000_000
 
     @property
     def recording(self) -> bool:
@@ -149,7 +160,22 @@ class Settings:
             database_url=_database(env),
             hot_seconds=_number(env, "ROADS_HOT_SECONDS", 86400, int),
             frame_ms=_number(env, "ROADS_FRAME_MS", 500, int),
+            integrity=_flag(env, "ROADS_INTEGRITY", default=True),
+            operator_keys=_keys(env, "ROADS_OPERATOR_KEYS"),
+            side_bets_close_after=_close_after(env),
+            cut_card_behind=_number(env, "ROADS_CUT_CARD_BEHIND", 52, int),
+            integrity_index=_number(env, "ROADS_INTEGRITY_INDEX", 1_000_000, int),
         )
+
+
+def _close_after(env: Mapping[str, str]) -> str:
+    text = env.get("ROADS_SIDE_BETS_CLOSE_AFTER", "").replace(" ", "")
+    if text and not re.fullmatch(r"\d+|[a-z_0-9]+=\d+(,[a-z_0-9]+=\d+)*", text):
+        raise ConfigError(
+            "ROADS_SIDE_BETS_CLOSE_AFTER must be ROUNDS or bet=ROUNDS,..., "
+            f"not {env['ROADS_SIDE_BETS_CLOSE_AFTER']!r}"
+        )
+    return text
 
 
 def _keys(env: Mapping[str, str], name: str) -> tuple[str, ...]:

@@ -85,6 +85,12 @@ FEED_LAG = Histogram(
     ["path"],
     buckets=_LAG,
 )
+INTEGRITY_ALERTS = Counter(
+    "roads_integrity_alerts_total",
+    "Integrity alerts raised, by kind: unshuffled, repeated_shoe, impossible_cards, drift, "
+    "side_bet_exposed.",
+    ["kind"],
+)
 RECORDED = Counter("roads_record_writes_total", "Writes recorded in PostgreSQL (the record).")
 RECORD_LAG = Histogram(
     "roads_record_lag_seconds",

@@ -25,6 +25,7 @@ from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.eventstream import EventStream
 from api.storage.framestream import FrameStream
+from api.storage.integrityscript import IntegrityApply
 from api.storage.keys import Keyspace
 from api.storage.lobby import Lobby
 from api.storage.memo import Memo
@@ -38,6 +39,8 @@ from api.storage.versionfeed import VersionFeed
 from api.storage.writelog import clock
 from api.writes.batch import Item, Outcome, append_many
 from api.writes.writer import Writer
+from roads.integrity.shoewatch import WatchSettings
+from roads.integrity.sidebets import ClosePolicy
 
 
 @dataclass(frozen=True)
@@ -87,8 +90,17 @@ class Services:
         states = ShoeStates(transport, keys, settings.state_ttl, cold)
         lobby = Lobby(transport, keys.lobby)
         at = clock(settings.recording)
+        integrity = (
+            IntegrityApply(keys.integrity, settings.integrity_index) if settings.integrity else None
+        )
         rounds = RoundStore(
-            transport, keys, versions, states, state_ttl=settings.state_ttl, clock=at
+            transport,
+            keys,
+            versions,
+            states,
+            state_ttl=settings.state_ttl,
+            clock=at,
+            integrity=integrity,
         )
         tables = Tables(transport, keys, versions, lobby, at, cold)
         frame_stream = FrameStream(transport, keys.lobby, clients.blocking)
@@ -103,7 +115,7 @@ class Services:
             versions=versions,
             tables=tables,
             rounds=rounds,
-            writer=Writer(rounds, tables),
+            writer=Writer(rounds, tables, watch=watch_settings(settings)),
             reads=reads,
             lobby=lobby,
             lobby_answers=Memo(8 * 1024 * 1024),
@@ -142,3 +154,11 @@ class Services:
 
     def ping(self) -> bool:
         return self.transport.ping()
+
+
+def watch_settings(settings: Settings) -> WatchSettings | None:
+    """The integrity watch's settings from the service's (``None`` when it is off)."""
+    if not settings.integrity:
+        return None
+    close = ClosePolicy.parse(settings.side_bets_close_after)
+    return WatchSettings(behind=settings.cut_card_behind, close=close)

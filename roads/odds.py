@@ -320,6 +320,11 @@ def shoe_odds(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]
     return _odds_answer(left, variant, known=True)
 
 
+def fresh_odds(decks: int = DEFAULT_DECKS, variant: str = "standard") -> dict[str, Any]:
+    """The odds of a fresh shoe's first round (computed once per shoe size and variant)."""
+    return dict(_fresh_shoe_odds(decks, variant))
+
+
 @lru_cache(maxsize=32)
 def _fresh_shoe_odds(decks: int, variant: str) -> dict[str, Any]:
     return _odds_answer(fresh_shoe(decks), variant, known=False)

@@ -17,6 +17,7 @@ The fixed-width header lets the bead plate and the Big Road's cells be read off 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import compress, count
 
 from roads.cards import CARDS, Card
@@ -111,6 +112,56 @@ class RoundLog:
     def all_with_cards(self) -> bool:
         """Whether every round was reported with its cards (true of an empty log)."""
         return all(flags & HAS_CARDS for flags in self.flags())
+
+    def cards_used(self) -> int:
+        """The fewest cards the rounds can have taken from the shoe: each round's cards, and 4
+        for a played round reported without them (a void one without cards may never have been
+        dealt)."""
+        flags = self.flags()
+        cardless = sum(1 for f in flags if not f & HAS_CARDS and not f & VOID)
+        dealt = sum(len(r.player_cards) + len(r.banker_cards) for r in self._rounds)
+        return dealt + len(self._cards) - self._encoded_card_rounds() + 4 * cardless
+
+    def _encoded_card_rounds(self) -> int:
+        return sum(1 for f in self._headers[0::2] if f & HAS_CARDS)
+
+    def dealt(self, first: int) -> tuple[list[int], list[int]] | None:
+        """The cards of round ``first`` (1-based) on, in dealt order (Player, Banker, Player,
+        Banker, then the third cards), and the round number of each; ``None`` when one of those
+        rounds has no cards."""
+        cards: list[int] = []
+        numbers: list[int] = []
+        for number, hands in enumerate(self._hands_from(first - 1), first):
+            if hands is None:
+                return None
+            player, banker = hands
+            order = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
+            cards += order
+            numbers += [number] * len(order)
+        return cards, numbers
+
+    def _hands_from(self, index: int) -> Iterator[tuple[bytes, bytes] | None]:
+        """The Player and Banker card indices of round ``index`` (0-based) on (``None``: a round
+        reported without cards); the encoded rounds before it are skipped, not decoded."""
+        cards, pos = self._cards, 0
+        for at, flags in enumerate(self._headers[0::2]):
+            if not flags & HAS_CARDS:
+                if at >= index:
+                    yield None
+                continue
+            sizes = cards[pos]
+            end = pos + 1 + (sizes & 3) + (sizes >> 2)
+            if at >= index:
+                middle = pos + 1 + (sizes & 3)
+                yield cards[pos + 1 : middle], cards[middle:end]
+            pos = end
+        encoded = len(self._headers) // 2
+        for round in self._rounds[max(0, index - encoded) :]:
+            if round.player_cards:
+                player = bytes(c.index for c in round.player_cards)
+                yield player, bytes(c.index for c in round.banker_cards)
+            else:
+                yield None
 
     def cells(self) -> list[int]:
         """Indexes of the played Banker/Player rounds (the Big Road's cells), without decoding."""

@@ -216,6 +216,15 @@ class Scorecard:
         :data:`~roads.cards.CARDS` order), as far as the reported cards tell."""
         return self._composition.left_each()
 
+    def cards_used(self) -> int:
+        """The fewest cards the shoe's rounds can have used (see :meth:`RoundLog.cards_used`)."""
+        return self._log.cards_used()
+
+    def dealt(self, first: int = 1) -> tuple[list[int], list[int]] | None:
+        """The card indices of round ``first`` on in the order they left the shoe, and each
+        one's round number; ``None`` when one of those rounds was reported without cards."""
+        return self._log.dealt(first)
+
     def __len__(self) -> int:
         """Rounds that entered the roads (void rounds excluded)."""
         return len(self._bead)

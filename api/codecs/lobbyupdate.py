@@ -4,7 +4,8 @@ write scripts keep it in beside the table (``{t:TABLE}:lobby``) until the lobby 
 An update (JSON, :meth:`LobbyUpdate.encode`): the shoe; its tile ``summary`` and Big Road
 ``shape`` (each JSON, stored as they are); the patterns matched (``id=since_round,...``); how each
 lobby road's current run changed (``road=+`` grew, ``road=-`` another run started); the bets with
-an edge (``bet=rtp,...``); the write's events, each ``[type, data JSON, patch JSON or ""]``.
+an edge (``bet=rtp,...``); the write's events, each ``[type, data JSON, patch JSON or
+""]``; the integrity watch's part (``watch``, :mod:`api.codecs.watchupdate`; ``""``: off).
 
 Kept (:class:`Stored`): ``SEQ:CURRENT:UPDATE``, the table's write sequence number, ``1`` when the
 shoe is the table's current one (else ``0``), then the update. The write scripts keep it with
@@ -42,6 +43,7 @@ class LobbyUpdate:
     runs: str
     edges: str
     events: tuple[StreamEvent, ...]
+    watch: str = ""  # the integrity watch's part (api.codecs.watchupdate), "" for none
 
     def encode(self) -> str:
         return dumps_text(
@@ -53,6 +55,7 @@ class LobbyUpdate:
                 "runs": self.runs,
                 "edges": self.edges,
                 "events": [list(event) for event in self.events],
+                "watch": self.watch,
             }
         )
 

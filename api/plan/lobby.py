@@ -1,6 +1,7 @@
 """The lobby update a write implies (:class:`api.codecs.lobbyupdate.LobbyUpdate`): the shoe's
 tile after it, its Big Road shape, the Good Roads it matches, how each lobby road's run changed,
-the bets with an edge under the table's variant, and the write's events."""
+the bets with an edge under the table's variant, the write's events and the integrity watch's
+part."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def lobby_update(
     odds: dict[str, Any] | None = None,
     before: dict[str, Any] | None,
     events: Iterable[TableEvent],
+    watch: str = "",
 ) -> LobbyUpdate:
     """The update of a write that left the shoe at ``version`` with ``scorecard``; ``before``:
     the lobby roads' streaks before it (``None`` for a new or rebuilt shoe: no run grew);
@@ -40,4 +42,5 @@ def lobby_update(
         ),
         edges=pairs((bet, f"{rtp:.6f}") for bet, rtp in tile["edge"].items()),
         events=tuple(encode_event(event) for event in events),
+        watch=watch,
     )

@@ -15,8 +15,10 @@ from api.codecs.records import record_of
 from api.plan.lobby import lobby_update
 from api.plan.plan import Base, Kind, Write
 from api.plan.roadevents import TableEvent, append_events, rewrite_event
+from api.plan.watch import append_part, rewrite_part
 from roads import Round, Scorecard
 from roads.delta import Tails
+from roads.integrity.shoewatch import WatchSettings
 from roads.odds import shoe_odds
 from roads.shoe import ShoeHead
 
@@ -60,16 +62,24 @@ def events_of(change: Change) -> tuple[TableEvent, ...]:
     return tuple(event for source in EVENT_SOURCES for event in source(change))
 
 
-def plan_append(table: str, shoe: str, number: int, round: Round, base: Base) -> Write:
+def plan_append(
+    table: str,
+    shoe: str,
+    number: int,
+    round: Round,
+    base: Base,
+    *,
+    watch: WatchSettings | None = None,
+) -> Write:
     """Append round ``number`` to the shoe as ``base`` has it. ``base``'s scorecard gets the
     round (in place); a round the shoe cannot hold raises a rules error, and the scorecard is
-    then unchanged."""
+    then unchanged. ``watch``: the integrity watch's settings (``None``: off)."""
     scorecard = base.scorecard
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
     change = Change("round", table, shoe, number, round, base.version + 1, scorecard, tails=tails)
     streaks = tails.small["streaks"] if tails else None
-    return _plan(change, base.head, base.variant, streaks)
+    return _plan(change, base.head, base.variant, streaks, watch)
 
 
 def plan_rewrite(
@@ -82,23 +92,43 @@ def plan_rewrite(
     *,
     version: int,
     variant: str,
+    watch: WatchSettings | None = None,
 ) -> Write:
     """Correct (``kind`` ``correction``) or void round ``number`` of a shoe whose rounds are
     ``rounds`` at ``version``: it becomes ``new``."""
     before = Scorecard.from_rounds(rounds)
     after = Scorecard.from_rounds([*rounds[: number - 1], new, *rounds[number:]])
     change = Change(kind, table, shoe, number, new, version + 1, after, before=before)
-    return _plan(change, None, variant, None)
+    part = rewrite_part(table, shoe, number, rounds[number - 1], new, settings=watch)
+    return _plan(change, None, variant, None, None, part)
 
 
 def _plan(
-    change: Change, head: ShoeHead | None, variant: str, streaks: dict[str, Any] | None
+    change: Change,
+    head: ShoeHead | None,
+    variant: str,
+    streaks: dict[str, Any] | None,
+    watch: WatchSettings | None,
+    watch_part: str = "",
 ) -> Write:
     """The plan of ``change``; ``streaks``: the lobby roads' streaks before it (``None``: no run
     grew, as for a new shoe or a rewritten one). The shoe's odds are worked out once, for its
-    events and its tile's edge."""
+    events, its tile's edge and the integrity watch (``watch``, an append's; a rewrite's part
+    comes made, ``watch_part``)."""
     change = replace(change, odds=shoe_odds(change.after, variant))
     events = events_of(change)
+    if change.kind == "round":
+        c = change
+        watch_part = append_part(
+            c.table,
+            c.shoe,
+            c.number,
+            c.round,
+            c.after,
+            odds=c.odds,
+            variant=variant,
+            settings=watch,
+        )
     scorecard = change.after
     return Write(
         kind=change.kind,
@@ -120,5 +150,6 @@ def _plan(
             odds=change.odds,
             before=streaks,
             events=events,
+            watch=watch_part,
         ),
     )

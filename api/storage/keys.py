@@ -101,6 +101,33 @@ class LobbyKeys:
 
 
 @dataclass(frozen=True)
+class IntegrityKeys:
+    """The integrity watch's keys, under the lobby's hash tag (its script runs beside the lobby
+    script): each table's last applied write, the alert stream, the k-gram index (two
+    generations), each table's shoe already named a repeat, next round's chances, exposed side
+    bets, the drift alerts already raised; one tally hash per day and one list of findings per
+    table."""
+
+    tag: str
+
+    def __getattr__(self, name: str) -> str:
+        if name in _INTEGRITY_NAMES:
+            return f"{self.tag}:integrity:{name}"
+        raise AttributeError(name)
+
+    def drift(self, day: str) -> str:
+        return f"{self.tag}:integrity:drift:{day}"
+
+    def found(self, table: str) -> str:
+        return f"{self.tag}:integrity:found:{table}"
+
+
+_INTEGRITY_NAMES = frozenset(
+    {"applied", "events", "index", "index_old", "repeated", "pending", "exposed", "alerted"}
+)
+
+
+@dataclass(frozen=True)
 class Keyspace:
     """The names of one deployment: ``prefix`` before every key (``""`` or ``"NAMESPACE:"``) and
     the ``database`` its keys live in."""
@@ -126,6 +153,10 @@ class Keyspace:
     @cached_property
     def lobby(self) -> LobbyKeys:
         return LobbyKeys.under(f"{self.prefix}{{lobby}}")
+
+    @cached_property
+    def integrity(self) -> IntegrityKeys:
+        return IntegrityKeys(f"{self.prefix}{{lobby}}")
 
     @cached_property
     def versions_channel(self) -> str:

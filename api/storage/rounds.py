@@ -12,6 +12,7 @@ trip, reading the update the write kept; on a cluster the committed updates foll
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -20,6 +21,7 @@ from api.codecs import records
 from api.codecs.lobbyupdate import Stored
 from api.plan.plan import Write
 from api.storage.errors import NotFound, Retired
+from api.storage.integrityscript import IntegrityApply, count_alerts
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.lobbyscript import LobbyPublish
@@ -50,6 +52,7 @@ class RoundStore:
         *,
         state_ttl: int,
         clock: Clock,
+        integrity: IntegrityApply | None = None,
     ) -> None:
         self.transport = transport
         self.clock = clock  # the ``at`` of a write's log entry ("" while the record is off)
@@ -58,6 +61,7 @@ class RoundStore:
         self.states = states
         self.state_ttl = state_ttl
         self.publish = LobbyPublish(keys.lobby)
+        self.integrity = integrity  # None: the integrity watch is off
 
     # -- what a write is computed from -------------------------------------------------------
 
@@ -131,18 +135,23 @@ class RoundStore:
         token = self.versions.token()
         together = self.transport.cross_slot
         calls = [self._script(plan) for plan in plans]
-        per_write = 2 if together else 1  # the write script, and on one server the lobby's
+        watch = self.integrity
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+        # The write script, and on one server the lobby step (and the watch's) reading its update.
+        per_write = (3 if watch is not None else 2) if together else 1
         replies: list[WriteReply | None] = [None] * len(plans)
         waited: list[int] = []
+        raised: list[Any] = []
 
         def steps(call: AppendRound | ReplaceRound) -> list[Callable[[Any], None]]:
-            """The write script, and on one server the lobby step that reads its update."""
             if not together:
                 return [call.queue]
-            lobby = partial(
-                self.publish.queue_stored, table=call.table, stored_key=call.keys.table.lobby
-            )
-            return [call.queue, lobby]
+            stored_key = call.keys.table.lobby
+            lobby = partial(self.publish.queue_stored, table=call.table, stored_key=stored_key)
+            if watch is None:
+                return [call.queue, lobby]
+            apply = partial(watch.queue_stored, table=call.table, day=day, stored_key=stored_key)
+            return [call.queue, lobby, apply]
 
         for positions, sent in self.transport.on_each_node(
             list(range(len(plans))),
@@ -151,6 +160,8 @@ class RoundStore:
         ):
             for place, position in enumerate(positions):
                 replies[position] = write_reply(sent[per_write * place])
+                if per_write == 3:
+                    raised.extend(sent[per_write * place + 2])
             if self.transport.settings.write_replicas:
                 waited.append(sent[-1])
         updates = []
@@ -164,7 +175,8 @@ class RoundStore:
                     updates.append(
                         (plan.table, Stored(reply.seq, reply.current, call.lobby_update))
                     )
-        self.publish_lobby([(table, stored.encode()) for table, stored in updates])
+        raised.extend(self.publish_lobby([(table, stored.encode()) for table, stored in updates]))
+        count_alerts(raised)
         if waited:
             self.transport.check_replicated(min(waited))
         return replies  # type: ignore[return-value]
@@ -192,20 +204,28 @@ class RoundStore:
         (the first answer may have been lost before the lobby had it)."""
         keys = self.keys.table(table)
         self.transport.confirm_replicated(keys.meta)
-        self.publish_lobby([(table, self.transport.command("GET", keys.lobby))])
+        count_alerts(self.publish_lobby([(table, self.transport.command("GET", keys.lobby))]))
 
-    def publish_lobby(self, updates: Sequence[tuple[str, bytes | str | None]]) -> None:
+    def publish_lobby(self, updates: Sequence[tuple[str, bytes | str | None]]) -> list[Any]:
         """Hand committed writes' lobby updates, as the write scripts stored them (``None``:
-        nothing stored), to the lobby's node in one round trip."""
+        nothing stored), to the lobby's node in one round trip (and to the integrity watch,
+        when it is on); the kinds of the alerts the watch raised."""
         stored = [(table, update) for table, update in updates if update is not None]
         if not stored:
-            return
+            return []
+        watch = self.integrity
+        day = time.strftime("%Y-%m-%d", time.gmtime())
 
         def fill(commands: Any) -> None:
             for table, update in stored:
                 self.publish.queue(commands, table, update)
+                if watch is not None:
+                    watch.queue(commands, table, day, update)
 
-        self.transport.pipeline(self.keys.lobby.seq, fill, wait=False)
+        replies = self.transport.pipeline(self.keys.lobby.seq, fill, wait=False)
+        if watch is None:
+            return []
+        return [kind for reply in replies[1::2] for kind in reply]
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -71,7 +71,7 @@ def _first_plans(
     plans = []
     for index, base in bases:
         try:
-            plans.append((index, plan_append(*items[index], base)))
+            plans.append((index, plan_append(*items[index], base, watch=writer.watch)))
         except RoadsError as error:
             outcomes[index] = error
             if index in guesses:  # the plan left its scorecard unchanged: still good

@@ -22,6 +22,7 @@ from api.storage.writescripts import AppendBase, WriteReply
 from api.writes.errors import Conflict
 from api.writes.recentwrites import LastWrite, RecentWrites
 from roads import Round
+from roads.integrity.shoewatch import WatchSettings
 from roads.shoe import Verdict, check_append
 
 
@@ -39,11 +40,17 @@ class Writer:
     """Every write of this process (one per process, wired in the app factory)."""
 
     def __init__(
-        self, store: RoundStore, tables: Tables, recent: RecentWrites | None = None
+        self,
+        store: RoundStore,
+        tables: Tables,
+        recent: RecentWrites | None = None,
+        *,
+        watch: WatchSettings | None = None,
     ) -> None:
         self.store = store
         self.tables = tables
         self.recent = recent if recent is not None else RecentWrites()
+        self.watch = watch  # the integrity watch's settings (None: off)
 
     # -- appending --------------------------------------------------------------------------
 
@@ -64,7 +71,7 @@ class Writer:
                 continue  # the shoe moved on while we read it
             if isinstance(base, Written):
                 return base  # the identical round again
-            plan = plan_append(table, shoe, number, round, base)
+            plan = plan_append(table, shoe, number, round, base, watch=self.watch)
             (reply,) = self.store.commit([plan])
             done = self.settled(plan, reply)
             if done is not None:
@@ -145,7 +152,15 @@ class Writer:
                 return Written(False, old, version)
             variant = self.tables.variant(table)
             plan = plan_rewrite(
-                kind, table, shoe, number, rounds, new, version=version, variant=variant
+                kind,
+                table,
+                shoe,
+                number,
+                rounds,
+                new,
+                version=version,
+                variant=variant,
+                watch=self.watch,
             )
             (reply,) = self.store.commit([plan])
             done = self.settled(plan, reply)

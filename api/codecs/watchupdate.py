@@ -1,0 +1,55 @@
+"""The integrity watch's part of a write, as the integrity script reads it
+(:mod:`api.storage.integrityscript`): carried in the write's lobby update (``watch``), so it is
+kept and applied once and in order like the rest of it.
+
+JSON: ``shoe``, ``round``; ``findings`` ``[[kind, data JSON], ...]`` to raise; ``anchors``
+``[[fingerprint, round], ...]`` (the fingerprint as a decimal string: Lua's numbers hold 53 bits)
+to look up and index; ``tally`` (``null`` for a correction or a void) with the round's
+``observed`` outcomes, its ``side``, ``expect`` (its chances when known, else ``null``: the
+previous append's ``upcoming`` stand for them) and ``upcoming``; ``exposed`` ``[[bet, data
+JSON], ...]``, the open side bets with the edge (raised when new to the shoe).
+"""
+
+from __future__ import annotations
+
+from api.codecs.jsontext import dumps, dumps_text
+from roads.integrity.shoewatch import AppendWatch, Finding
+
+
+def _finding(finding: Finding, table: str, shoe: str) -> list[str]:
+    return [finding.kind, dumps({"table": table, "shoe": shoe, **finding.data}).decode()]
+
+
+def encode_append(table: str, shoe: str, number: int, watch: AppendWatch) -> str:
+    """An append's part."""
+    return dumps_text(
+        {
+            "shoe": shoe,
+            "round": number,
+            "findings": [_finding(finding, table, shoe) for finding in watch.findings],
+            "anchors": [[str(fp), at] for fp, at in watch.anchors],
+            "tally": {
+                "observed": list(watch.observed),
+                "side": watch.side,
+                "expect": None if watch.expect is None else list(watch.expect),
+                "upcoming": list(watch.upcoming),
+            },
+            "exposed": [[bet, _finding(f, table, shoe)[1]] for bet, f in watch.exposed],
+        }
+    )
+
+
+def encode_findings(table: str, shoe: str, number: int, findings: list[Finding]) -> str:
+    """A correction's or a void's part: its findings alone (``""`` for none)."""
+    if not findings:
+        return ""
+    return dumps_text(
+        {
+            "shoe": shoe,
+            "round": number,
+            "findings": [_finding(finding, table, shoe) for finding in findings],
+            "anchors": [],
+            "tally": None,
+            "exposed": [],
+        }
+    )
