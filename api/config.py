@@ -73,8 +73,9 @@ class Settings:
       ``ROADS_OPERATOR_KEYS``: the keys that read its answers (``/v1/integrity/...``; none: 401
       for everyone); ``ROADS_SIDE_BETS_CLOSE_AFTER``: the rounds after which side bets close
       (``44``, or ``player_bonus=44,player_pair=60,...``); ``ROADS_CUT_CARD_BEHIND``: the
-      fewest cards behind the cut card (52); ``ROADS_INTEGRITY_INDEX``: k-grams in each of the
-      repeat index's two generations (1,000,000). See ``docs/operations.md``.
+      fewest cards behind the cut card (14; seed 002's house rule is 52);
+      ``ROADS_INTEGRITY_INDEX``: k-grams in each of the repeat index's two generations
+      (1,000,000). See ``docs/operations.md``.
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
       default; ``0`` turns it off). See ``docs/operations.md``.
     """
@@ -113,7 +114,7 @@ class Settings:
     integrity: bool = True
     operator_keys: tuple[str, ...] = ()
     side_bets_close_after: str = ""
-    cut_card_behind: int = 52
+    cut_card_behind: int = 14
     integrity_index: int = 1_000_000
 
     @property
@@ -163,7 +164,7 @@ class Settings:
             integrity=_flag(env, "ROADS_INTEGRITY", default=True),
             operator_keys=_keys(env, "ROADS_OPERATOR_KEYS"),
             side_bets_close_after=_close_after(env),
-            cut_card_behind=_number(env, "ROADS_CUT_CARD_BEHIND", 52, int),
+            cut_card_behind=_number(env, "ROADS_CUT_CARD_BEHIND", 14, int),
             integrity_index=_number(env, "ROADS_INTEGRITY_INDEX", 1_000_000, int),
         )
 

@@ -15,6 +15,7 @@ from api.admission import Gate, Pace
 from api.config import Settings
 from api.images.pool import RenderPool
 from api.live.broadcast import Broadcaster
+from api.live.drift import DriftWatch
 from api.live.events import BLOCK_SECONDS, EventHub
 from api.live.framefeed import FrameFeed
 from api.live.framepublisher import FramePublisher
@@ -25,6 +26,7 @@ from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.eventstream import EventStream
 from api.storage.framestream import FrameStream
+from api.storage.integrity import IntegrityStore
 from api.storage.integrityscript import IntegrityApply
 from api.storage.keys import Keyspace
 from api.storage.lobby import Lobby
@@ -41,6 +43,8 @@ from api.writes.batch import Item, Outcome, append_many
 from api.writes.writer import Writer
 from roads.integrity.shoewatch import WatchSettings
 from roads.integrity.sidebets import ClosePolicy
+
+INTEGRITY_STREAMS = 8  # operators' alert streams per process (each polls once a second)
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,9 @@ class Services:
     broadcaster: Broadcaster  # which writes them to this process's viewers (gevent)
     frame_publisher: FramePublisher | None  # to the GRIP proxies and nchan, when there are any
     feed_accepts: Pace  # new live-feed viewers a second
+    integrity: IntegrityStore  # the integrity watch's findings, tallies and alert stream
+    drift: DriftWatch  # the day's drift, tested across tables and alerted
+    integrity_streams: Gate  # operators following the alert stream, at once
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -103,6 +110,7 @@ class Services:
             integrity=integrity,
         )
         tables = Tables(transport, keys, versions, lobby, at, cold)
+        integrity_store = IntegrityStore(transport, keys.integrity)
         frame_stream = FrameStream(transport, keys.lobby, clients.blocking)
         frames = FrameFeed(frame_stream)
         reads = ReadCache(
@@ -146,6 +154,9 @@ class Services:
             if settings.grip_urls or settings.nchan_urls
             else None,
             feed_accepts=Pace(settings.feed_accepts),
+            integrity=integrity_store,
+            drift=DriftWatch(integrity_store),
+            integrity_streams=Gate(INTEGRITY_STREAMS, "integrity alert streams"),
         )
 
     def append_many(self, items: list[Item]) -> list[Outcome]:

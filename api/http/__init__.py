@@ -22,6 +22,7 @@ from api.http import (
     health,
     history,
     images,
+    integrity,
     lobby,
     odds,
     pages,
@@ -60,6 +61,7 @@ def register(app: Flask) -> RoadsApi:
         events.blp,
         archive.blp,
         history.blp,
+        integrity.blp,
     ):
         api.register_blueprint(blueprint)
     return api

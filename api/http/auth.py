@@ -1,5 +1,6 @@
 """API keys (``X-API-Key``), compared in constant time: the ingest keys, required to write, and
-the read keys, which show the odds and the edge flags (see :func:`reads_odds`)."""
+the read keys, which show the odds and the edge flags (see :func:`reads_odds`), and the
+operator keys, which read the integrity watch."""
 
 from __future__ import annotations
 
@@ -66,6 +67,21 @@ def require_ingest_key(view: Callable[..., Any]) -> Callable[..., Any]:
             abort(403, message="ingest is disabled: no ROADS_INGEST_KEYS are configured")
         if not _offered_matches(request.headers.get(HEADER, ""), keys):
             unauthorized(f"a valid {HEADER} header is required for ingest")
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+def require_operator_key(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Refuse the request (401) unless it carries an operator key (``X-API-Key``, or ``?key=``
+    for an event stream): with none configured, nobody reads the integrity watch."""
+
+    @wraps(view)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        keys: tuple[str, ...] = current_app.extensions["roads.settings"].operator_keys
+        offered = offered_key()
+        if not keys or not offered or not _offered_matches(offered, keys):
+            unauthorized(f"the integrity watch needs an operator key ({HEADER} header)")
         return view(*args, **kwargs)
 
     return guarded

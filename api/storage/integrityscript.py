@@ -121,10 +121,12 @@ if tally ~= nil and tally ~= cjson.null then
     local n = OUTCOME_COUNT
     values[1] = values[1] + 1
     for i = 1, n do
-      local p = expect[i]
-      values[1 + i] = values[1 + i] + tally.observed[i]
-      values[1 + n + i] = values[1 + n + i] + p
-      values[1 + 2 * n + i] = values[1 + 2 * n + i] + p * (1 - p)
+      local p, seen = expect[i], tally.observed[i]
+      if seen >= 0 then  -- -1: unknown (a round without cards says nothing of its pairs)
+        values[1 + i] = values[1 + i] + seen
+        values[1 + n + i] = values[1 + n + i] + p
+        values[1 + 2 * n + i] = values[1 + 2 * n + i] + p * (1 - p)
+      end
     end
     local side = tally.side
     if side ~= 0 then

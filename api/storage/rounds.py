@@ -137,7 +137,8 @@ class RoundStore:
         calls = [self._script(plan) for plan in plans]
         watch = self.integrity
         day = time.strftime("%Y-%m-%d", time.gmtime())
-        # The write script, and on one server the lobby step (and the watch's) reading its update.
+        # The write script, and on one server the lobby step and the watch's, which read the
+        # update it kept.
         per_write = (3 if watch is not None else 2) if together else 1
         replies: list[WriteReply | None] = [None] * len(plans)
         waited: list[int] = []
@@ -160,8 +161,8 @@ class RoundStore:
         ):
             for place, position in enumerate(positions):
                 replies[position] = write_reply(sent[per_write * place])
-                if per_write == 3:
-                    raised.extend(sent[per_write * place + 2])
+                if per_write == 3 and len(sent) > per_write * place + 2:
+                    raised.extend(sent[per_write * place + 2])  # the alerts the watch raised
             if self.transport.settings.write_replicas:
                 waited.append(sent[-1])
         updates = []

@@ -1,10 +1,12 @@
 """Rounds no 8-deck shoe with a cut card can deal, and cards withdrawn from a round.
 
-The cut card lies at least a deck from the back of the shoe (seed 002, 2.3.3 e: "one deck before
-the back"; seed 004 puts it about 6.5 decks in). The hand in progress when it comes out is the
-last of the shoe (seed 003). So a shoe of ``decks`` decks with ``behind`` cards behind the cut
-card starts no round once more than ``52 * decks - behind`` cards have left it: such a round,
-or a shoe closed with that many cards dealt, is impossible. The cards a round used are known
+Seed 002 (2.3.3 e) puts the cut card one deck before the back of the shoe and seed 004 about 6.5
+decks in; many baccarat tables leave only about 14 cards behind it (the simulator's default), so
+that is the default bound and ``ROADS_CUT_CARD_BEHIND`` states a house's own. The hand in
+progress when it comes out is the last of the shoe (seed 003). So a shoe of ``decks`` decks
+with ``behind`` cards behind the cut card starts no round once more than ``52 * decks -
+behind`` cards have left it: such a round, or a shoe closed with that many cards dealt, is
+impossible. The cards a round used are known
 when it came with its cards; a round reported without them used at least 4.
 """
 
@@ -13,9 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from roads.composition import DEFAULT_DECKS
+from roads.simulator import DEFAULT_CUT_CARD
 
-#: Cards behind the cut card at the least (seed 002: one deck).
-DEFAULT_BEHIND = 52
+#: Cards behind the cut card at the least (the simulator's cut card; seed 002's house: 52).
+DEFAULT_BEHIND = DEFAULT_CUT_CARD
 
 
 def last_start(decks: int = DEFAULT_DECKS, behind: int = DEFAULT_BEHIND) -> int:

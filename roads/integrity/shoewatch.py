@@ -19,6 +19,7 @@ from roads.round import Round
 from roads.scorecard import Scorecard
 
 SIDES = {"T": 0, "B": 1, "P": 2}
+SIDES_OF_RESULT = ("banker", "player", "tie")
 PAIR_BETS = ("player_pair", "banker_pair", "either_pair", "perfect_pair")
 
 
@@ -46,7 +47,8 @@ class AppendWatch:
     """What appending round ``number`` tells the watch.
 
     ``anchors``: the k-grams to look up and index, each ``(fingerprint, round of its first
-    card)``; ``observed``: the round's outcome as 0/1 per :data:`drift.OUTCOMES`; ``side``: 1
+    card)``; ``observed``: the round's outcome as 0/1 per :data:`drift.OUTCOMES` (-1:
+    unknown, not tallied); ``side``: 1
     Banker, 2 Player, 0 a tie; ``expect``: this round's chances when known now (a shoe's first
     round), else the previous append's ``upcoming`` stands for them; ``upcoming``: the next
     round's chances; ``exposed``: each open side bet whose return is above 100%, with its
@@ -62,6 +64,9 @@ class AppendWatch:
 
 
 def observed(round: Round) -> tuple[int, ...]:
+    """The round's outcomes, 1 or 0 each; -1 for those a round without cards leaves unknown
+    (its natural and pairs: a bare result says nothing of them)."""
+    known = bool(round.player_cards)
     values = {
         "banker": round.result == "B",
         "player": round.result == "P",
@@ -70,7 +75,10 @@ def observed(round: Round) -> tuple[int, ...]:
         "player_pair": round.player_pair,
         "banker_pair": round.banker_pair,
     }
-    return tuple(int(values[outcome]) for outcome in drift.OUTCOMES)
+    return tuple(
+        int(values[outcome]) if known or outcome in SIDES_OF_RESULT else -1
+        for outcome in drift.OUTCOMES
+    )
 
 
 def watch_append(

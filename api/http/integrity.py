@@ -1,0 +1,163 @@
+"""The integrity watch for operators: a table's shoes with their checks and findings, a day's
+drift report across tables, and the alert stream (SSE). Every answer needs an operator key
+(``ROADS_OPERATOR_KEYS``): the alerts are the operator's, never on the players' feed."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, request, stream_with_context
+from flask_smorest import Blueprint, abort
+
+from api.admission import Busy
+from api.codecs.records import round_of
+from api.http.answers import services
+from api.http.auth import SECURITY, require_operator_key
+from api.http.integrityschemas import DriftDaySchema, DriftQuerySchema, TableIntegritySchema
+from api.live.drift import today
+from api.storage.errors import NotFound
+from roads import Scorecard
+from roads.integrity.drift import ALERT, FALSE_DISCOVERY, MIN_ROUNDS
+from roads.integrity.shoewatch import shoe_report
+
+blp = Blueprint("integrity", __name__, description="The integrity watch, for operators.")
+
+SHOES = 10  # the newest shoes a table's answer checks
+POLL_SECONDS = 1.0  # how often a follower of the alert stream looks for new ones
+DRIFT_SECONDS = 60.0  # how often it has today's drift evaluated
+_STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}")
+
+
+def _watch_settings() -> Any:
+    settings = services().writer.watch
+    if settings is None:
+        abort(404, message="the integrity watch is off (ROADS_INTEGRITY=0)")
+    return settings
+
+
+@blp.route("/v1/integrity/tables/<id:table>")
+@blp.doc(security=SECURITY)
+@blp.response(200, TableIntegritySchema)
+@require_operator_key
+def table_integrity(table):
+    """A table's newest shoes, each with its checks (the shuffle test over every card, the cards
+    used against the cut card, the side bets' policy) and its findings; the table's drift today.
+    """
+    settings = _watch_settings()
+    svc = services()
+    info = svc.tables.get(table)
+    if info is None:
+        abort(404, message=f"no table {table}")
+    found = svc.integrity.findings(table)
+    shoes = []
+    for shoe in reversed(info["shoes"][-SHOES:]):
+        try:
+            _, records = svc.rounds.history(table, shoe)
+        except NotFound:
+            continue
+        scorecard = Scorecard.from_rounds([round_of(record) for record in records])
+        alerts = [alert.as_dict() for alert in found if alert.as_dict().get("shoe") == shoe]
+        shoes.append(
+            {
+                "shoe": shoe,
+                "current": shoe == info.get("current_shoe"),
+                "checks": shoe_report(scorecard, settings),
+                "findings": alerts,
+            }
+        )
+    day = today()
+    drift = svc.drift.evaluate(day).get(table)
+    return {
+        "table": table,
+        "policy": _policy(settings),
+        "shoes": shoes,
+        "drift": None if drift is None else {"day": day, **drift},
+        "findings": [alert.as_dict() for alert in found],
+    }
+
+
+@blp.route("/v1/integrity/drift")
+@blp.doc(security=SECURITY)
+@blp.arguments(DriftQuerySchema, location="query")
+@blp.response(200, DriftDaySchema)
+@require_operator_key
+def drift_day(query):
+    """A day's drift report across every table (UTC day; today by default): each table's tests
+    against the exact chances, its p-value and its Benjamini-Hochberg adjusted p-value."""
+    _watch_settings()
+    day = query.get("day") or today()
+    return {
+        "day": day,
+        "false_discovery_rate": FALSE_DISCOVERY,
+        "alert_below": ALERT,
+        "min_rounds": MIN_ROUNDS,
+        "tables": services().drift.evaluate(day),
+    }
+
+
+@blp.route("/v1/integrity/events")
+@blp.doc(
+    security=SECURITY,
+    responses={
+        "200": {
+            "description": "A ``text/event-stream`` of alerts: ``unshuffled``, "
+            "``repeated_shoe``, ``impossible_cards``, ``drift``, ``side_bet_exposed``; each "
+            "with its stream id (``Last-Event-ID`` resumes after it).",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        }
+    },
+)
+@require_operator_key
+def integrity_events():
+    """The alerts as they are raised (from the newest on, or after ``Last-Event-ID``)."""
+    _watch_settings()
+    svc = services()
+    last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
+    if last and not _STREAM_ID.fullmatch(last):
+        abort(400, message="Last-Event-ID must be an alert's id, like 1700000000000-0")
+    entered = svc.integrity_streams.entered()
+    try:
+        entered.__enter__()
+    except Busy as busy:
+        abort(503, message=str(busy))
+    start = last or svc.integrity.newest()
+    heartbeat = svc.settings.sse_heartbeat
+
+    def stream() -> Iterator[str]:
+        cursor, quiet, evaluated = start, 0.0, 0.0
+        yield "retry: 2000\n\n"
+        while True:
+            now = time.monotonic()
+            if now - evaluated >= DRIFT_SECONDS:
+                svc.drift.evaluate(today())
+                evaluated = now
+            alerts = svc.integrity.after(cursor)
+            for alert in alerts:
+                yield f"id: {alert.id}\nevent: {alert.kind}\ndata: {alert.data}\n\n"
+                cursor = alert.id
+            if alerts:
+                quiet = 0.0
+                continue
+            quiet += POLL_SECONDS
+            if quiet >= heartbeat:
+                quiet = 0.0
+                yield ": heartbeat\n\n"
+            time.sleep(POLL_SECONDS)
+
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    # Released when the server closes the answer (also when its body was never read).
+    response.call_on_close(lambda: entered.__exit__(None, None, None))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _policy(settings: Any) -> dict[str, Any]:
+    return {
+        "cut_card_behind_at_least": settings.behind,
+        "shuffle_tested_each_write_for_rounds": settings.rounds,
+        "side_bets_close_after": dict(settings.close.after) or settings.close.every,
+    }

@@ -1,0 +1,73 @@
+"""The integrity watch's answers (:mod:`api.http.integrity`), for the OpenAPI document."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields
+
+from api.http.requests import Matches
+
+KINDS = ["unshuffled", "repeated_shoe", "impossible_cards", "drift", "side_bet_exposed"]
+
+
+def findings_field() -> fields.List:
+    """Alerts, each an object: its stream ``id``, its ``type`` (one of :data:`KINDS`), ``table``
+    and ``shoe``, and the fields of its type (docs/operations.md, "The integrity watch")."""
+    return fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={
+            "description": "alerts, newest first: id, type ("
+            + ", ".join(KINDS)
+            + "), table, shoe and what the check found"
+        },
+    )
+
+
+class ShoeChecksSchema(ma.Schema):
+    shoe = fields.String(required=True)
+    current = fields.Boolean(required=True)
+    checks = fields.Dict(
+        required=True,
+        metadata={
+            "description": "rounds, cards_known, shuffle (cards, hits within 1-3 cards, "
+            "chance: an upper bound on a fair shuffle's chance of such evidence; unshuffled), "
+            "cards_used, cut_card, side_bets (closes_after, open)"
+        },
+    )
+    findings = findings_field()
+
+
+class DriftSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    rounds = fields.Integer(required=True)
+    tests = fields.Dict(required=True)
+    p = fields.Float(allow_none=True, required=True)
+    adjusted_p = fields.Float(allow_none=True, required=True)
+    discovery = fields.Boolean(required=True)
+    alert = fields.Boolean(required=True)
+
+
+class TableIntegritySchema(ma.Schema):
+    table = fields.String(required=True)
+    policy = fields.Dict(required=True)
+    shoes = fields.List(fields.Nested(ShoeChecksSchema), required=True)
+    drift = fields.Nested(DriftSchema, allow_none=True, required=True)
+    findings = findings_field()
+
+
+class DriftDaySchema(ma.Schema):
+    day = fields.String(required=True)
+    false_discovery_rate = fields.Float(required=True)
+    alert_below = fields.Float(required=True)
+    min_rounds = fields.Integer(required=True)
+    tables = fields.Dict(keys=fields.String(), values=fields.Nested(DriftSchema), required=True)
+
+
+class DriftQuerySchema(ma.Schema):
+    day = fields.String(
+        validate=Matches(r"\d{4}-\d{2}-\d{2}", "Not a day: write YYYY-MM-DD."),
+        metadata={"description": "the UTC day (YYYY-MM-DD); today by default"},
+    )
