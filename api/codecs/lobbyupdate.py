@@ -1,15 +1,18 @@
 """The lobby update a committed write implies, as the lobby script reads it, and the form the
 write scripts keep it in beside the table (``{t:TABLE}:lobby``) until the lobby has applied it.
 
-An update (JSON, :meth:`LobbyUpdate.encode`): the shoe; its tile ``summary`` and Big Road
-``shape`` (each JSON, stored as they are); the patterns matched (``id=since_round,...``); how each
-lobby road's current run changed (``road=+`` grew, ``road=-`` another run started); the bets with
-an edge (``bet=rtp,...``); the write's events, each ``[type, data JSON, patch JSON or
-""]``; the integrity watch's part (``watch``, :mod:`api.codecs.watchupdate`; ``""``: off).
+An update (:meth:`LobbyUpdate.encode`) is ``SIZE:WATCH`` and then JSON. ``WATCH`` is the
+integrity watch's part (:mod:`api.codecs.watchupdate`; empty with the watch off), ``SIZE`` its
+length in bytes: the integrity script reads it without decoding the rest. The JSON holds the shoe;
+its tile ``summary`` and Big Road ``shape`` (each JSON, stored as they are); the patterns matched
+(``id=since_round,...``); how each lobby road's current run changed (``road=+`` grew, ``road=-``
+another run started); the bets with an edge (``bet=rtp,...``); the write's events, each ``[type,
+data JSON, patch JSON or ""]``.
 
 Kept (:class:`Stored`): ``SEQ:CURRENT:UPDATE``, the table's write sequence number, ``1`` when the
 shoe is the table's current one (else ``0``), then the update. The write scripts keep it with
-:data:`LUA`'s ``stored_update``; the lobby script reads it with ``parse_stored``.
+:data:`LUA`'s ``stored_update``; the lobby and integrity scripts read it with ``parse_stored``
+(the JSON, and the watch's part; an update kept before the watch has none).
 """
 
 from __future__ import annotations
@@ -26,8 +29,30 @@ local function stored_update(seq, current, update)
   return seq .. ':' .. (current and '1' or '0') .. ':' .. update
 end
 local function parse_stored(stored)
-  local seq, current, update = string.match(stored, '^(%d+):([01]):(.*)$')
-  return tonumber(seq), current == '1', update
+  -- string.find, not a pattern capturing the rest: the update is kilobytes long.
+  local a = string.find(stored, ':', 1, true)
+  local b = string.find(stored, ':', a + 1, true)
+  local seq, current = tonumber(string.sub(stored, 1, a - 1)), string.sub(stored, a + 1, b - 1)
+  local watch, from = '', b + 1
+  if string.byte(stored, from) ~= 123 then  -- not '{': the watch's part comes first
+    local c = string.find(stored, ':', from, true)
+    local size = tonumber(string.sub(stored, from, c - 1))
+    watch = string.sub(stored, c + 1, c + size)
+    from = c + size + 1
+  end
+  return seq, current == '1', string.sub(stored, from), watch
+end
+-- The sequence number, and where the watch's part starts and its size, from the head of a kept
+-- update (enough of it to hold the size).
+local function watch_span(head)
+  local a = string.find(head, ':', 1, true)
+  local b = string.find(head, ':', a + 1, true)
+  local seq = tonumber(string.sub(head, 1, a - 1))
+  if string.byte(head, b + 1) == 123 then  -- '{': kept before the watch, none
+    return seq, b + 1, 0
+  end
+  local c = string.find(head, ':', b + 1, true)
+  return seq, c + 1, tonumber(string.sub(head, b + 1, c - 1))
 end
 """
 
@@ -46,7 +71,8 @@ class LobbyUpdate:
     watch: str = ""  # the integrity watch's part (api.codecs.watchupdate), "" for none
 
     def encode(self) -> str:
-        return dumps_text(
+        watch = self.watch.encode()
+        return f"{len(watch)}:{self.watch}" + dumps_text(
             {
                 "shoe": self.shoe,
                 "summary": self.summary,
@@ -55,13 +81,18 @@ class LobbyUpdate:
                 "runs": self.runs,
                 "edges": self.edges,
                 "events": [list(event) for event in self.events],
-                "watch": self.watch,
             }
         )
 
     @classmethod
     def decode(cls, text: bytes | str) -> LobbyUpdate:
-        raw = loads(text)
+        data = text.encode() if isinstance(text, str) else text
+        watch = b""
+        if not data.startswith(b"{"):
+            size, _, rest = data.partition(b":")
+            watch, data = rest[: int(size)], rest[int(size) :]
+        raw = loads(data)
+        raw["watch"] = watch.decode()
         events = tuple((kind, data, patch) for kind, data, patch in raw.pop("events"))
         return cls(**raw, events=events)
 

@@ -3,10 +3,11 @@
 kept and applied once and in order like the rest of it.
 
 JSON: ``shoe``, ``round``; ``findings`` ``[[kind, data JSON], ...]`` to raise; ``anchors``
-``[[fingerprint, round], ...]`` (the fingerprint as a decimal string: Lua's numbers hold 53 bits)
+``[[fingerprint, round], ...]`` (the fingerprint: the k-gram's cards in hexadecimal)
 to look up and index; ``tally`` (``null`` for a correction or a void) with the round's
 ``observed`` outcomes, its ``side``, ``expect`` (its chances when known, else ``null``: the
-previous append's ``upcoming`` stand for them) and ``upcoming``; ``exposed`` ``[[bet, data
+previous append's ``upcoming`` stand for them) and ``upcoming`` (comma-separated, as the
+script keeps them); ``exposed`` ``[[bet, data
 JSON], ...]``, the open side bets with the edge (raised when new to the shoe).
 """
 
@@ -27,12 +28,12 @@ def encode_append(table: str, shoe: str, number: int, watch: AppendWatch) -> str
             "shoe": shoe,
             "round": number,
             "findings": [_finding(finding, table, shoe) for finding in watch.findings],
-            "anchors": [[str(fp), at] for fp, at in watch.anchors],
+            "anchors": [[fp, at] for fp, at in watch.anchors],
             "tally": {
                 "observed": list(watch.observed),
                 "side": watch.side,
                 "expect": None if watch.expect is None else list(watch.expect),
-                "upcoming": list(watch.upcoming),
+                "upcoming": ",".join(map(repr, watch.upcoming)),
             },
             "exposed": [[bet, _finding(f, table, shoe)[1]] for bet, f in watch.exposed],
         }

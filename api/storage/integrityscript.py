@@ -5,7 +5,7 @@ write order (on one server reading the update the write script kept, on a cluste
 It raises the plan's findings; looks each anchor up in the k-gram index and names the earlier
 table, shoe and round of the first one another shoe holds (``repeated_shoe``, once per shoe),
 indexing the others; adds the round to its table's day tally against the chances the table's
-previous append left for it (``pending``); and raises each open side bet newly exposed in the
+previous append left for it (``last``); and raises each open side bet newly exposed in the
 shoe. Findings go to the alert stream and to the table's list of findings. The index keeps two
 generations: when the newer holds ``ARGV[3]`` entries it becomes the older, and the oldest go.
 """
@@ -26,8 +26,9 @@ FOUND_PER_TABLE = 500  # findings kept per table for its answer
 DAY_SECONDS = 40 * 86_400  # a day's tally is kept 40 days
 INDEX_ENTRIES = 1_000_000  # k-grams in each of the index's two generations
 
-# KEYS: applied, events, index, index_old, repeated, pending, exposed, the day's tally, the
-#       table's findings, then (ARGV[2] empty) the table's stored lobby update
+# KEYS: applied, events, index, index_old, repeated, last (each table's last append: its shoe,
+#       the next round's chances, the side bets exposed), the day's tally, the table's findings,
+#       then (ARGV[2] empty) the table's stored lobby update
 # ARGV: table, the stored update or empty, index generation size, stream length, findings kept,
 #       tally lifetime (seconds)
 # Returns the kinds of the alerts raised.
@@ -35,19 +36,29 @@ INTEGRITY_APPLY = Script(
     """
 local table_id = ARGV[1]
 local stored = ARGV[2]
+local seq, part
 if stored == '' then
-  stored = redis.call('GET', KEYS[#KEYS])
-  if not stored then
+  -- Only the head of the kept update: the watch's part comes first, the kilobytes after it
+  -- are the lobby's.
+  local head = redis.call('GETRANGE', KEYS[#KEYS], 0, HEAD_BYTES - 1)
+  if head == '' then
     return {}
   end
+  local from, size
+  seq, from, size = watch_span(head)
+  part = string.sub(head, from, from + size - 1)
+  if #part < size then
+    part = redis.call('GETRANGE', KEYS[#KEYS], from - 1, from + size - 2)
+  end
+else
+  local kept_seq, _, _, kept_part = parse_stored(stored)
+  seq, part = kept_seq, kept_part
 end
-local seq, current, body = parse_stored(stored)
 if seq <= tonumber(redis.call('HGET', KEYS[1], table_id) or '0') then
   return {}
 end
 redis.call('HSET', KEYS[1], table_id, seq)
-local part = cjson.decode(body).watch
-if part == nil or part == cjson.null or part == '' then
+if part == '' then
   return {}
 end
 local watch = cjson.decode(part)
@@ -55,8 +66,8 @@ local raised = {}
 local function raise(kind, data)
   local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'type', kind, 'data', data,
     'table', table_id)
-  redis.call('LPUSH', KEYS[9], id .. ' ' .. kind .. ' ' .. data)
-  redis.call('LTRIM', KEYS[9], 0, tonumber(ARGV[5]) - 1)
+  redis.call('LPUSH', KEYS[8], id .. ' ' .. kind .. ' ' .. data)
+  redis.call('LTRIM', KEYS[8], 0, tonumber(ARGV[5]) - 1)
   raised[#raised + 1] = kind
 end
 for _, finding in ipairs(watch.findings) do
@@ -84,31 +95,29 @@ end
 if redis.call('HLEN', KEYS[3]) >= tonumber(ARGV[3]) then
   redis.call('RENAME', KEYS[3], KEYS[4])
 end
--- The day's tally (api.codecs: roads.integrity.drift.FIELDS).
+-- What the table's last append left: its shoe, the next round's chances, the side bets exposed.
+local shoe_before, upcoming_before, exposed_before = nil, nil, ''
+local last = redis.call('HGET', KEYS[6], table_id)
+if last then
+  shoe_before, upcoming_before, exposed_before = string.match(last, '^(%S+) (%S+) ?(.*)$')
+end
+local same_shoe = shoe_before == watch.shoe
+-- The day's tally (roads.integrity.drift.FIELDS).
 local tally = watch.tally
 if tally ~= nil and tally ~= cjson.null then
   local expect = tally.expect
   if expect == cjson.null then
     expect = nil
-    local pending = redis.call('HGET', KEYS[6], table_id)
-    if pending then
-      local shoe, rest = string.match(pending, '^(%S+) (.*)$')
-      if shoe == watch.shoe then
-        expect = {}
-        for value in string.gmatch(rest, '[^,]+') do
-          expect[#expect + 1] = tonumber(value)
-        end
+    if same_shoe then
+      expect = {}
+      for value in string.gmatch(upcoming_before, '[^,]+') do
+        expect[#expect + 1] = tonumber(value)
       end
     end
   end
-  local upcoming = {}
-  for i, value in ipairs(tally.upcoming) do
-    upcoming[i] = string.format('%.17g', value)
-  end
-  redis.call('HSET', KEYS[6], table_id, watch.shoe .. ' ' .. table.concat(upcoming, ','))
   if expect then
     local values = {}
-    local text = redis.call('HGET', KEYS[8], table_id)
+    local text = redis.call('HGET', KEYS[7], table_id)
     if text then
       for value in string.gmatch(text, '[^,]+') do
         values[#values + 1] = tonumber(value)
@@ -137,39 +146,33 @@ if tally ~= nil and tally ~= cjson.null then
         values[at + 3] = side
       end
     end
-    local out = {}
-    for i, value in ipairs(values) do
-      out[i] = string.format('%.17g', value)
+    -- table.concat writes numbers with 14 significant digits: plenty for these sums.
+    redis.call('HSET', KEYS[7], table_id, table.concat(values, ','))
+    if not text then
+      redis.call('EXPIRE', KEYS[7], tonumber(ARGV[6]))
     end
-    redis.call('HSET', KEYS[8], table_id, table.concat(out, ','))
-    redis.call('EXPIRE', KEYS[8], tonumber(ARGV[6]))
   end
-end
--- Side bets newly exposed in the shoe (one that closes its edge and opens it again: again).
-local before = {}
-local old = redis.call('HGET', KEYS[7], table_id)
-if old then
-  local shoe, bets = string.match(old, '^(%S+) ?(.*)$')
-  if shoe == watch.shoe then
-    for bet in string.gmatch(bets, '[^,]+') do
+  -- Side bets newly exposed in the shoe (one that loses its edge and gains it again: again).
+  local before = {}
+  if same_shoe then
+    for bet in string.gmatch(exposed_before, '[^,]+') do
       before[bet] = true
     end
   end
-end
-local now = {}
-for _, entry in ipairs(watch.exposed) do
-  now[#now + 1] = entry[1]
-  if not before[entry[1]] then
-    raise('side_bet_exposed', entry[2])
+  local now = {}
+  for _, entry in ipairs(watch.exposed) do
+    now[#now + 1] = entry[1]
+    if not before[entry[1]] then
+      raise('side_bet_exposed', entry[2])
+    end
   end
-end
-if tally ~= nil and tally ~= cjson.null then
-  redis.call('HSET', KEYS[7], table_id, watch.shoe .. ' ' .. table.concat(now, ','))
+  redis.call('HSET', KEYS[6], table_id,
+    watch.shoe .. ' ' .. tally.upcoming .. ' ' .. table.concat(now, ','))
 end
 return raised
-""".replace("FIELD_COUNT", str(len(drift.FIELDS))).replace(
-        "OUTCOME_COUNT", str(len(drift.OUTCOMES))
-    ),
+""".replace("HEAD_BYTES", "1024")
+    .replace("FIELD_COUNT", str(len(drift.FIELDS)))
+    .replace("OUTCOME_COUNT", str(len(drift.OUTCOMES))),
     uses=[lobbyupdate.LUA],
 )
 
@@ -183,7 +186,7 @@ class IntegrityApply:
 
     def keys_of(self, table: str, day: str) -> list[str]:
         k = self.keys
-        fixed = [k.applied, k.events, k.index, k.index_old, k.repeated, k.pending, k.exposed]
+        fixed = [k.applied, k.events, k.index, k.index_old, k.repeated, k.last]
         return [*fixed, k.drift(day), k.found(table)]
 
     def _args(self, table: str, stored: bytes | str) -> list[Any]:

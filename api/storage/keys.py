@@ -104,9 +104,9 @@ class LobbyKeys:
 class IntegrityKeys:
     """The integrity watch's keys, under the lobby's hash tag (its script runs beside the lobby
     script): each table's last applied write, the alert stream, the k-gram index (two
-    generations), each table's shoe already named a repeat, next round's chances, exposed side
-    bets, the drift alerts already raised; one tally hash per day and one list of findings per
-    table."""
+    generations), each table's shoe already named a repeat, each table's last append (its shoe,
+    the next round's chances, the side bets exposed), the drift alerts already raised; one
+    tally hash per day and one list of findings per table."""
 
     tag: str
 
@@ -123,7 +123,7 @@ class IntegrityKeys:
 
 
 _INTEGRITY_NAMES = frozenset(
-    {"applied", "events", "index", "index_old", "repeated", "pending", "exposed", "alerted"}
+    {"applied", "events", "index", "index_old", "repeated", "last", "alerted"}
 )
 
 

@@ -30,7 +30,7 @@ class WatchSettings:
 
     behind: int = cutcard.DEFAULT_BEHIND
     close: ClosePolicy = field(default_factory=ClosePolicy)
-    rounds: int = 12
+    rounds: int = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class AppendWatch:
     finding."""
 
     findings: tuple[Finding, ...]
-    anchors: tuple[tuple[int, int], ...]
+    anchors: tuple[tuple[str, int], ...]
     observed: tuple[int, ...]
     side: int
     expect: tuple[float, ...] | None
@@ -92,7 +92,7 @@ def watch_append(
     """The watch's part of appending ``round`` as round ``number``: ``after`` is the scorecard
     with it, ``odds`` the shoe's odds after it, ``fresh`` a fresh shoe's."""
     findings: list[Finding] = []
-    anchors: tuple[tuple[int, int], ...] = ()
+    anchors: tuple[tuple[str, int], ...] = ()
     new = len(round.cards())
     # The rounds whose cards the anchors need (4 cards or more a round), and the one before.
     first = max(1, number - 1 - (repeats.GUARANTEE - 2) // 4)
