@@ -121,12 +121,13 @@ _made: list = []  # the apps made during the running test
 @pytest.fixture(autouse=True)
 def _jobs_stopped():
     """The leased jobs an app starts on use (the frame builder on a lobby stream, the GRIP
-    publishers) stop with the test: their threads would go on writing into the next test's
-    Redis."""
+    publishers, the drift evaluator on a write) stop with the test: their threads would go on
+    writing into the next test's Redis."""
     yield
     while _made:
         services = _made.pop().extensions["roads"]
-        for job in (services.framer, services.publisher, services.frame_publisher):
+        jobs = (services.framer, services.publisher, services.frame_publisher, services.drift)
+        for job in jobs:
             if job is not None:
                 job.stop()
 

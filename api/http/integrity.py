@@ -27,7 +27,6 @@ blp = Blueprint("integrity", __name__, description="The integrity watch, for ope
 
 SHOES = 10  # the newest shoes a table's answer checks
 POLL_SECONDS = 1.0  # how often a follower of the alert stream looks for new ones
-DRIFT_SECONDS = 60.0  # how often it has today's drift evaluated
 _STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}")
 
 
@@ -127,13 +126,9 @@ def integrity_events():
     heartbeat = svc.settings.sse_heartbeat
 
     def stream() -> Iterator[str]:
-        cursor, quiet, evaluated = start, 0.0, 0.0
+        cursor, quiet = start, 0.0
         yield "retry: 2000\n\n"
         while True:
-            now = time.monotonic()
-            if now - evaluated >= DRIFT_SECONDS:
-                svc.drift.evaluate(today())
-                evaluated = now
             alerts = svc.integrity.after(cursor)
             for alert in alerts:
                 yield f"id: {alert.id}\nevent: {alert.kind}\ndata: {alert.data}\n\n"

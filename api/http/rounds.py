@@ -11,10 +11,11 @@ from api.http.errors import status_of
 from api.http.parsing import BodyParser
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
 from api.http.responses import BatchResultSchema, ErrorSchema, HistorySchema, WriteResultSchema
+from api.http.watching import rules_broken, too_many_copies, watched
 from api.metrics import ROUNDS
 from api.writes.errors import Conflict
 from api.writes.writer import Written
-from roads import RoadsError, Round
+from roads import RoadsError, Round, RuleError, ShoeError
 
 blp = Blueprint("rounds", __name__, description="Reporting rounds, and each shoe's history.")
 blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
@@ -44,6 +45,17 @@ def round_of_report(report: dict[str, Any]) -> Round:
     )
 
 
+def checked_round(report: dict[str, Any], table: str, shoe: str, number: int) -> Round:
+    """:func:`round_of_report`; a card report that breaks the drawing rules is kept for the
+    integrity watch before its 422."""
+    try:
+        return round_of_report(report)
+    except RuleError as error:
+        if "player" in report:
+            rules_broken(table, shoe, number, str(error))
+        raise
+
+
 def written(table: str, shoe: str, write: Written, status: int) -> Response:
     # Serialized here, not by the response schema: the record is already plain JSON types, and
     # ingest is the hottest write path (the schema still documents the answer; the tests hold
@@ -66,11 +78,15 @@ def post_round(report, table, shoe):
     current shoe and closes the previous one). The identical round sent again is a safe retry
     (200, same version); a different one, or a gap, is 409 with ``expected_round``.
     """
-    round = round_of_report(report)
+    round = checked_round(report, table, shoe, report["round"])
+    watched()
     try:
         write = services().writer.append(table, shoe, report["round"], round)
     except Conflict:
         ROUNDS.labels("conflict").inc()
+        raise
+    except ShoeError as error:
+        too_many_copies(table, shoe, report["round"], str(error))
         raise
     ROUNDS.labels("stored" if write.changed else "replay").inc()
     return written(table, shoe, write, 201)
@@ -92,14 +108,18 @@ def post_rounds(batch):
     the others in one round trip per Redis node, which makes a batch much cheaper per round
     than single reports.
     """
+    watched()
     items = []
     for index, report in enumerate(batch["rounds"]):
         try:
-            round = round_of_report(report)
+            round = checked_round(report, report["table"], report["shoe"], report["round"])
         except RoadsError as error:
             abort(status_of(error), message=f"rounds.{index}: {error}")
         items.append((report["table"], report["shoe"], report["round"], round))
     outcomes = services().append_many(items)
+    for (table, shoe, number, _), outcome in zip(items, outcomes, strict=True):
+        if isinstance(outcome, ShoeError):
+            too_many_copies(table, shoe, number, str(outcome))
     results = [
         outcome_of(table, shoe, outcome)
         for (table, shoe, _, _), outcome in zip(items, outcomes, strict=True)
@@ -133,7 +153,9 @@ def put_round(report, table, shoe, number):
     otherwise)."""
     if report.get("round", number) != number:
         abort(422, message=f"the body's round {report['round']} is not the path's round {number}")
-    write = services().writer.replace(table, shoe, number, round_of_report(report))
+    write = services().writer.replace(
+        table, shoe, number, checked_round(report, table, shoe, number)
+    )
     return written(table, shoe, write, 200)
 
 

@@ -33,6 +33,10 @@ class Candidate:
     def stop(self) -> None:
         self._stop.set()
 
+    def running(self) -> bool:
+        """Whether this process's thread was started and has not ended."""
+        return self._thread.running()
+
     def stopping(self) -> bool:
         return self._stop.is_set()
 

@@ -13,23 +13,42 @@ from typing import Any
 from api.codecs.jsontext import loads
 from api.storage.integrityscript import FOUND_PER_TABLE, STREAM_LENGTH, count_alerts
 from api.storage.keys import IntegrityKeys
+from api.storage.publishing import LEASE
 from api.storage.scripts import Script
 from api.storage.transport import Transport
 from roads.integrity.drift import DayTally
 
-# Raise a drift alert once per table and day (a process that evaluates the day again, or two at
-# once, raise nothing more). KEYS: alerted, events, the table's findings.
-# ARGV: "DAY TABLE", table, data JSON, stream length, findings kept. Returns 1 when raised.
-DRIFT_RAISE = Script("""
+# Raise an alert once for its reason (a drift alert once per table and day, whoever evaluates
+# the day; a refused 9th copy once per round, however often it is sent). KEYS: alerted, events,
+# the table's findings. ARGV: the reason, table, kind, data JSON, stream length, findings kept.
+# Returns 1 when raised.
+RAISE_ONCE = Script(
+    """
 if redis.call('HSETNX', KEYS[1], ARGV[1], 1) == 0 then
   return 0
 end
-local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'type', 'drift',
-  'data', ARGV[3], 'table', ARGV[2])
-redis.call('LPUSH', KEYS[3], id .. ' drift ' .. ARGV[3])
-redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)
+if redis.call('HLEN', KEYS[1]) > ALERTED_KEPT then
+  redis.call('DEL', KEYS[1])  -- a bound: reasons this old are not raised again anyway
+  redis.call('HSET', KEYS[1], ARGV[1], 1)
+end
+local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'type', ARGV[3],
+  'data', ARGV[4], 'table', ARGV[2])
+redis.call('LPUSH', KEYS[3], id .. ' ' .. ARGV[3] .. ' ' .. ARGV[4])
+redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[6]) - 1)
 return 1
-""")
+""".replace("ALERTED_KEPT", "100000")
+)
+# Keep a card report refused for breaking the drawing rules, for the integrity script to find
+# if the round then comes as a result. KEYS: refused. ARGV: "TABLE SHOE ROUND", the rule.
+KEEP_REFUSED = Script(
+    """
+if redis.call('HLEN', KEYS[1]) > REFUSED_KEPT then
+  redis.call('DEL', KEYS[1])
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+""".replace("REFUSED_KEPT", "10000")
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +93,26 @@ class IntegrityStore:
         entries = self.transport.command("XREVRANGE", self.keys.events, "+", "-", "COUNT", 1)
         return entries[0][0].decode() if entries else "0-0"
 
+    def lease(self, holder: str, ttl_ms: int) -> int:
+        """Take or renew the drift evaluator's lease: 0 held by another, 1 renewed, 2 taken."""
+        return self.transport.script(LEASE, [self.keys.evaluator], [holder, ttl_ms])
+
     def raise_drift(self, day: str, table: str, data: str) -> bool:
         """Raise the drift alert of ``table`` on ``day`` unless it was raised already."""
+        return self.raise_once(f"drift {day} {table}", table, "drift", data)
+
+    def raise_once(self, reason: str, table: str, kind: str, data: str) -> bool:
+        """Raise an alert unless one was raised for ``reason`` already; whether it was."""
         keys = [self.keys.alerted, self.keys.events, self.keys.found(table)]
-        args = [f"{day} {table}", table, data, STREAM_LENGTH, FOUND_PER_TABLE]
-        raised = bool(self.transport.script(DRIFT_RAISE, keys, args))
+        args = [reason, table, kind, data, STREAM_LENGTH, FOUND_PER_TABLE]
+        raised = bool(self.transport.script(RAISE_ONCE, keys, args))
         if raised:
-            count_alerts(["drift"])
+            count_alerts([kind])
         return raised
+
+    def keep_refused(self, table: str, shoe: str, number: int, rule: str) -> None:
+        """Keep a card report of round ``number`` refused for breaking the drawing ``rule``."""
+        self.transport.script(KEEP_REFUSED, [self.keys.refused], [f"{table} {shoe} {number}", rule])
 
 
 def _alert(entry_id: bytes, fields: Any) -> Alert:

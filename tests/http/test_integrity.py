@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from api.live.drift import today
 from roads import Round
 from roads.badshoes import maker_order, riffled_once
 from roads.integrity import drift
@@ -251,3 +252,39 @@ def test_a_new_shoes_first_round_is_tallied_against_a_fresh_shoe(client):
         card.add(round)
     expected += fresh_odds()["probabilities"]["player_pair"]
     assert tests["player_pair"]["expected"] == pytest.approx(expected, abs=1e-3)
+
+
+def test_the_drift_evaluator_raises_alerts_with_nobody_reading(app, client, backend):
+    feed(client, "B" * 60, table="bent")
+    evaluator = app.extensions["roads"].drift
+    assert evaluator.running()  # started by the first write
+    evaluator.stop()
+    other = make_app(backend.url, cluster=backend.cluster).extensions["roads"].drift
+    assert evaluator.step() or other.step()  # whichever holds the lease evaluates
+    assert not (evaluator.step() and other.step())  # never both
+    (found,) = findings(client, "drift", table="bent")
+    assert found["day"] == today() and found["rounds"] == 60
+
+
+def test_a_round_refused_for_breaking_the_rules_then_reported_as_a_result_is_found(client):
+    # The Player stands on 6 and the Banker on 7: nobody may draw, yet the Player did.
+    refused = post_round(client, 1, player=["3S", "3H", "2D"], banker=["4C", "3D"])
+    assert refused.status_code == 422
+    assert post_round(client, 1, result="P").status_code == 201
+    (found,) = findings(client, "impossible_cards")
+    assert found["check"] == "rules_broken" and found["round"] == 1
+    assert "stood on 6" in found["why"] or "6" in found["why"]
+    assert post_round(client, 2, result="B").status_code == 201  # found once
+    assert len(findings(client, "impossible_cards")) == 1
+
+
+def test_a_ninth_copy_of_a_card_is_refused_and_alerted_once(client):
+    nines = [Round.from_cards(["AS", "AS"], ["9S", "10S"]) for _ in range(4)]
+    deal(client, nines)  # eight Aces of Spades
+    ninth = post_round(client, 5, player=["AS", "8H"], banker=["10D", "10C"])
+    assert ninth.status_code == 409 and "9th" in ninth.json["message"]
+    again = post_round(client, 5, player=["AS", "8H"], banker=["10D", "10C"])
+    assert again.status_code == 409
+    (found,) = findings(client, "impossible_cards")
+    assert found["check"] == "too_many_copies" and found["round"] == 5
+    assert "9th" in found["why"]
