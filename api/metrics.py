@@ -91,6 +91,12 @@ INTEGRITY_ALERTS = Counter(
     "side_bet_exposed.",
     ["kind"],
 )
+INTEGRITY_REFUSED = Counter(
+    "roads_integrity_refused_total",
+    "Card reports refused as impossible, by check: rules_broken (cards against the drawing "
+    "rules, 422) or too_many_copies (a card dealt more often than the shoe holds it, 409).",
+    ["check"],
+)
 RECORDED = Counter("roads_record_writes_total", "Writes recorded in PostgreSQL (the record).")
 RECORD_LAG = Histogram(
     "roads_record_lag_seconds",

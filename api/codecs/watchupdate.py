@@ -2,8 +2,7 @@
 (:mod:`api.storage.integrityscript`): carried in the write's lobby update (``watch``), so it is
 kept and applied once and in order like the rest of it.
 
-JSON: ``shoe``, ``round``, ``cards`` (whether the round came with its cards: one without them is
-looked up among the card reports refused for breaking the rules); ``findings`` ``[[kind, data JSON],
+JSON: ``shoe``, ``round``; ``findings`` ``[[kind, data JSON],
 ...]`` to raise; ``anchors`` ``[[fingerprint, round], ...]`` (the fingerprint: the k-gram's cards in
 hexadecimal) to look up and index; ``tally`` (``null`` for a correction or a void) with the round's
 ``observed`` outcomes, its ``side``, ``expect`` (its chances when known, else ``null``: the previous
@@ -28,7 +27,6 @@ def encode_append(table: str, shoe: str, number: int, watch: AppendWatch) -> str
         {
             "shoe": shoe,
             "round": number,
-            "cards": watch.cards,
             "findings": [_finding(finding, table, shoe) for finding in watch.findings],
             "anchors": [[fp, at] for fp, at in watch.anchors],
             "tally": {
@@ -42,18 +40,14 @@ def encode_append(table: str, shoe: str, number: int, watch: AppendWatch) -> str
     )
 
 
-def encode_findings(
-    table: str, shoe: str, number: int, findings: list[Finding], *, cards: bool
-) -> str:
-    """A correction's or a void's part: its findings, and whether the round now has cards
-    (``""``: nothing to look at)."""
-    if not findings and cards:
+def encode_findings(table: str, shoe: str, number: int, findings: list[Finding]) -> str:
+    """A correction's or a void's part: its findings alone (``""`` for none)."""
+    if not findings:
         return ""
     return dumps_text(
         {
             "shoe": shoe,
             "round": number,
-            "cards": cards,
             "findings": [_finding(finding, table, shoe) for finding in findings],
             "anchors": [],
             "tally": None,

@@ -11,7 +11,7 @@ from api.http.errors import status_of
 from api.http.parsing import BodyParser
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
 from api.http.responses import BatchResultSchema, ErrorSchema, HistorySchema, WriteResultSchema
-from api.http.watching import rules_broken, too_many_copies, watched
+from api.http.watching import refused, watched
 from api.metrics import ROUNDS
 from api.writes.errors import Conflict
 from api.writes.writer import Written
@@ -45,14 +45,14 @@ def round_of_report(report: dict[str, Any]) -> Round:
     )
 
 
-def checked_round(report: dict[str, Any], table: str, shoe: str, number: int) -> Round:
-    """:func:`round_of_report`; a card report that breaks the drawing rules is kept for the
+def checked_round(report: dict[str, Any]) -> Round:
+    """:func:`round_of_report`; a card report that breaks the drawing rules is counted for the
     integrity watch before its 422."""
     try:
         return round_of_report(report)
-    except RuleError as error:
+    except RuleError:
         if "player" in report:
-            rules_broken(table, shoe, number, str(error))
+            refused("rules_broken")
         raise
 
 
@@ -78,15 +78,15 @@ def post_round(report, table, shoe):
     current shoe and closes the previous one). The identical round sent again is a safe retry
     (200, same version); a different one, or a gap, is 409 with ``expected_round``.
     """
-    round = checked_round(report, table, shoe, report["round"])
+    round = checked_round(report)
     watched()
     try:
         write = services().writer.append(table, shoe, report["round"], round)
     except Conflict:
         ROUNDS.labels("conflict").inc()
         raise
-    except ShoeError as error:
-        too_many_copies(table, shoe, report["round"], str(error))
+    except ShoeError:
+        refused("too_many_copies")
         raise
     ROUNDS.labels("stored" if write.changed else "replay").inc()
     return written(table, shoe, write, 201)
@@ -112,14 +112,14 @@ def post_rounds(batch):
     items = []
     for index, report in enumerate(batch["rounds"]):
         try:
-            round = checked_round(report, report["table"], report["shoe"], report["round"])
+            round = checked_round(report)
         except RoadsError as error:
             abort(status_of(error), message=f"rounds.{index}: {error}")
         items.append((report["table"], report["shoe"], report["round"], round))
     outcomes = services().append_many(items)
-    for (table, shoe, number, _), outcome in zip(items, outcomes, strict=True):
+    for outcome in outcomes:
         if isinstance(outcome, ShoeError):
-            too_many_copies(table, shoe, number, str(outcome))
+            refused("too_many_copies")
     results = [
         outcome_of(table, shoe, outcome)
         for (table, shoe, _, _), outcome in zip(items, outcomes, strict=True)
@@ -153,9 +153,7 @@ def put_round(report, table, shoe, number):
     otherwise)."""
     if report.get("round", number) != number:
         abort(422, message=f"the body's round {report['round']} is not the path's round {number}")
-    write = services().writer.replace(
-        table, shoe, number, checked_round(report, table, shoe, number)
-    )
+    write = services().writer.replace(table, shoe, number, checked_round(report))
     return written(table, shoe, write, 200)
 
 

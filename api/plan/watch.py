@@ -41,11 +41,11 @@ def rewrite_part(
     *,
     settings: WatchSettings | None,
 ) -> str:
-    """A correction's or a void's part: a round's cards withdrawn; a correction to a result
-    alone (a card report refused for breaking the rules may have come before it)."""
+    """A correction's or a void's part: a round's cards withdrawn."""
     if settings is None:
         return ""
-    cards = bool(new.player_cards) or new.void
-    found = cards_withdrawn(bool(old.player_cards), cards)
-    findings = [] if found is None else [Finding("impossible_cards", {"round": number, **found})]
-    return encode_findings(table, shoe, number, findings, cards=cards)
+    found = cards_withdrawn(bool(old.player_cards), bool(new.player_cards) or new.void)
+    if found is None:
+        return ""
+    finding = Finding("impossible_cards", {"round": number, **found})
+    return encode_findings(table, shoe, number, [finding])

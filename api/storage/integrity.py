@@ -19,7 +19,7 @@ from api.storage.transport import Transport
 from roads.integrity.drift import DayTally
 
 # Raise an alert once for its reason (a drift alert once per table and day, whoever evaluates
-# the day; a refused 9th copy once per round, however often it is sent). KEYS: alerted, events,
+# the day). KEYS: alerted, events,
 # the table's findings. ARGV: the reason, table, kind, data JSON, stream length, findings kept.
 # Returns 1 when raised.
 RAISE_ONCE = Script(
@@ -37,17 +37,6 @@ redis.call('LPUSH', KEYS[3], id .. ' ' .. ARGV[3] .. ' ' .. ARGV[4])
 redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[6]) - 1)
 return 1
 """.replace("ALERTED_KEPT", "100000")
-)
-# Keep a card report refused for breaking the drawing rules, for the integrity script to find
-# if the round then comes as a result. KEYS: refused. ARGV: "TABLE SHOE ROUND", the rule.
-KEEP_REFUSED = Script(
-    """
-if redis.call('HLEN', KEYS[1]) > REFUSED_KEPT then
-  redis.call('DEL', KEYS[1])
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1
-""".replace("REFUSED_KEPT", "10000")
 )
 
 
@@ -109,10 +98,6 @@ class IntegrityStore:
         if raised:
             count_alerts([kind])
         return raised
-
-    def keep_refused(self, table: str, shoe: str, number: int, rule: str) -> None:
-        """Keep a card report of round ``number`` refused for breaking the drawing ``rule``."""
-        self.transport.script(KEEP_REFUSED, [self.keys.refused], [f"{table} {shoe} {number}", rule])
 
 
 def _alert(entry_id: bytes, fields: Any) -> Alert:

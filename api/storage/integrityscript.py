@@ -2,8 +2,7 @@
 (:mod:`api.codecs.watchupdate`), beside the lobby script and like it applied once and in table
 write order (on one server reading the update the write script kept, on a cluster passed in).
 
-It raises the plan's findings, and a round reported as a result after its card report was refused
-for breaking the drawing rules; looks each anchor up in the k-gram index and names the earlier
+It raises the plan's findings; looks each anchor up in the k-gram index and names the earlier
 table, shoe and round of the first one another shoe holds (``repeated_shoe``, once per shoe),
 indexing the others; adds the round to its table's day tally against the chances the table's
 previous append left for it (``last``); and raises each open side bet newly exposed in the
@@ -29,7 +28,7 @@ INDEX_ENTRIES = 1_000_000  # k-grams in each of the index's two generations
 
 # KEYS: applied, events, index, index_old, repeated, last (each table's last append: its shoe,
 #       the next round's chances, the side bets exposed), the day's tally, the table's findings,
-#       the card reports refused, then (ARGV[2] empty) the table's stored lobby update
+#       then (ARGV[2] empty) the table's stored lobby update
 # ARGV: table, the stored update or empty, index generation size, stream length, findings kept,
 #       tally lifetime (seconds)
 # Returns the kinds of the alerts raised.
@@ -73,18 +72,6 @@ local function raise(kind, data)
 end
 for _, finding in ipairs(watch.findings) do
   raise(finding[1], finding[2])
-end
--- A round reported without its cards after a report of it with cards was refused for breaking
--- the drawing rules (kept by IntegrityStore.keep_refused).
-if watch.cards == false then
-  local refused_as = table_id .. ' ' .. watch.shoe .. ' ' .. watch.round
-  local why = redis.call('HGET', KEYS[9], refused_as)
-  if why then
-    redis.call('HDEL', KEYS[9], refused_as)
-    raise('impossible_cards', cjson.encode({table = table_id, shoe = watch.shoe,
-      round = watch.round, check = 'rules_broken',
-      why = 'reported with cards that broke the drawing rules (' .. why .. '), then as a result'}))
-  end
 end
 -- The k-gram index: fingerprint -> "table shoe round" of its first sighting.
 local here = table_id .. ' ' .. watch.shoe
@@ -200,7 +187,7 @@ class IntegrityApply:
     def keys_of(self, table: str, day: str) -> list[str]:
         k = self.keys
         fixed = [k.applied, k.events, k.index, k.index_old, k.repeated, k.last]
-        return [*fixed, k.drift(day), k.found(table), k.refused]
+        return [*fixed, k.drift(day), k.found(table)]
 
     def _args(self, table: str, stored: bytes | str) -> list[Any]:
         return [table, stored, self.index_entries, STREAM_LENGTH, FOUND_PER_TABLE, DAY_SECONDS]

@@ -105,9 +105,8 @@ class IntegrityKeys:
     """The integrity watch's keys, under the lobby's hash tag (its script runs beside the lobby
     script): each table's last applied write, the alert stream, the k-gram index (two generations),
     each table's shoe already named a repeat, each table's last append (its shoe, the next round's
-    chances, the side bets exposed), the drift alerts already raised, the drift evaluator's lease,
-    the card reports refused for breaking the rules; one tally hash per day and one list of findings
-    per table."""
+    chances, the side bets exposed), the drift alerts already raised, the drift evaluator's lease;
+    one tally hash per day and one list of findings per table."""
 
     tag: str
 
@@ -133,7 +132,6 @@ _INTEGRITY_NAMES = frozenset(
         "last",
         "alerted",
         "evaluator",
-        "refused",
     }
 )
 

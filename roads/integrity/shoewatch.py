@@ -50,11 +50,10 @@ class AppendWatch:
     ``observed``: the round's outcome as 0/1 per :data:`drift.OUTCOMES` (-1: unknown, not tallied);
     ``side``: 1 Banker, 2 Player, 0 a tie; ``expect``: this round's chances when known now (a shoe's
     first round), else the previous append's ``upcoming`` stands for them; ``upcoming``: the next
-    round's chances; ``cards``: whether the round came with its cards; ``exposed``: each open side
+    round's chances; ``exposed``: each open side
     bet whose return is above 100%, with its finding."""
 
     findings: tuple[Finding, ...]
-    cards: bool
     anchors: tuple[tuple[str, int], ...]
     observed: tuple[int, ...]
     side: int
@@ -111,7 +110,6 @@ def watch_append(
         findings.append(Finding("impossible_cards", {"round": number, **past}))
     return AppendWatch(
         findings=tuple(findings),
-        cards=bool(new),
         anchors=anchors,
         observed=observed(round),
         side=SIDES[round.result],
