@@ -37,14 +37,14 @@ from pathlib import Path
 import numpy as np
 from serving import gunicorn, redis_server
 
-from roads import Scorecard
+from roads import Round, Scorecard
 from roads.badshoes import maker_order, riffled_once, shoe_riffled_once
 from roads.integrity import drift, repeats
 from roads.integrity.cutcard import DEFAULT_BEHIND, last_start
 from roads.integrity.dealing import dealt_cards
-from roads.integrity.shoewatch import WatchSettings, observed
+from roads.integrity.shoewatch import WatchSettings, observed, watch_append
 from roads.integrity.shuffle import ALARM, ShuffleWatch
-from roads.odds import shoe_odds
+from roads.odds import fresh_odds, shoe_odds
 from roads.simulator import deal_rounds, deal_shoe, shuffled_shoe
 
 WRITE_ROUNDS = WatchSettings().rounds  # the rounds each write tests
@@ -219,9 +219,22 @@ def detection(riffles: int) -> None:
         )
     limit = last_start(8, DEFAULT_BEHIND)
     print(
-        f"  a result-only shoe past the cut card:    round {limit // 4 + 2} "
-        f"(its start, {limit // 4 * 4 + 4} cards at least, is past card {limit})"
+        f"  a result-only shoe past the cut card:    round {past_cut_round()} (4 cards a round at"
     )
+    print(f"    least; the last hand starts by card {limit}, {DEFAULT_BEHIND} before the back)")
+
+
+def past_cut_round() -> int | None:
+    """The round at which the watch, as each write runs it, names a shoe of bare results that
+    goes on past the cut card's last hand."""
+    card, fresh = Scorecard(), fresh_odds()
+    for number in range(1, 200):
+        round = Round("BP"[number % 2])
+        card.add(round)
+        part = watch_append(card, number, round, fresh, fresh, WatchSettings())
+        if any(finding.kind == "impossible_cards" for finding in part.findings):
+            return number
+    return None
 
 
 # -- 3. ingest cost ----------------------------------------------------------------------------
