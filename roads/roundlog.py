@@ -38,6 +38,8 @@ _CELL = bytes(int(not flags & VOID and flags & 3 < TIE) for flags in range(256))
 _BAD_RESULT = bytes(int(flags & 3 > TIE) for flags in range(256))
 # A round's pairs from its flags: 1 a Banker pair (bit 3), 2 a Player pair (bit 2), 3 both.
 _PAIRS = bytes((flags >> 3 & 1) | (flags >> 2 & 1) << 1 for flags in range(256))
+_WITH_CARDS = bytes(int(bool(flags & HAS_CARDS)) for flags in range(256))
+_PLAYED_WITHOUT_CARDS = bytes(int(not flags & (HAS_CARDS | VOID)) for flags in range(256))
 
 
 def encode_header(round: Round) -> bytes:
@@ -64,12 +66,16 @@ def encode_cards(round: Round) -> bytes:
 class RoundLog:
     """The rounds of one shoe: a prefix still encoded (from a saved state) and decoded rounds."""
 
-    __slots__ = ("_cards", "_headers", "_rounds")
+    __slots__ = ("_cards", "_headers", "_rounds", "_starts")
 
     def __init__(self, rounds: list[Round] | None = None) -> None:
         self._headers = b""  # encoded prefix, 2 bytes per round
         self._cards = b""
         self._rounds: list[Round] = rounds if rounds is not None else []
+        # Where each encoded round's cards start in ``_cards`` (-1: none), found when first
+        # asked for and kept up as rounds are appended: the dealt cards of the last rounds are
+        # then read without walking the shoe.
+        self._starts: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self._headers) // 2 + len(self._rounds)
@@ -79,6 +85,8 @@ class RoundLog:
             self._rounds.append(round)
         else:  # nothing decoded: stay encoded, so saving again encodes only this round
             self._headers += encode_header(round)
+            if self._starts is not None:
+                self._starts.append(len(self._cards) if round.player_cards else -1)
             if round.player_cards:
                 self._cards += encode_cards(round)
 
@@ -87,6 +95,7 @@ class RoundLog:
         if self._headers:
             self._rounds[:0] = _decode(self._headers, self._cards)
             self._headers = self._cards = b""
+            self._starts = None
         return self._rounds
 
     def flags(self) -> bytes:
@@ -118,12 +127,11 @@ class RoundLog:
         for a played round reported without them (a void one without cards may never have been
         dealt)."""
         flags = self.flags()
-        cardless = sum(1 for f in flags if not f & HAS_CARDS and not f & VOID)
+        cardless = flags.translate(_PLAYED_WITHOUT_CARDS).count(1)
         dealt = sum(len(r.player_cards) + len(r.banker_cards) for r in self._rounds)
-        return dealt + len(self._cards) - self._encoded_card_rounds() + 4 * cardless
-
-    def _encoded_card_rounds(self) -> int:
-        return sum(1 for f in self._headers[0::2] if f & HAS_CARDS)
+        # Each encoded round with cards takes one byte for its sizes, then one a card.
+        encoded = self._headers[0::2].translate(_WITH_CARDS).count(1)
+        return dealt + len(self._cards) - encoded + 4 * cardless
 
     def dealt(self, first: int) -> tuple[list[int], list[int]] | None:
         """The cards of round ``first`` (1-based) on, in dealt order (Player, Banker, Player,
@@ -142,26 +150,34 @@ class RoundLog:
 
     def _hands_from(self, index: int) -> Iterator[tuple[bytes, bytes] | None]:
         """The Player and Banker card indices of round ``index`` (0-based) on (``None``: a round
-        reported without cards); the encoded rounds before it are skipped, not decoded."""
-        cards, pos = self._cards, 0
-        for at, flags in enumerate(self._headers[0::2]):
-            if not flags & HAS_CARDS:
-                if at >= index:
-                    yield None
+        reported without cards)."""
+        cards, starts = self._cards, self._card_starts()
+        for start in starts[index:]:
+            if start < 0:
+                yield None
                 continue
-            sizes = cards[pos]
-            end = pos + 1 + (sizes & 3) + (sizes >> 2)
-            if at >= index:
-                middle = pos + 1 + (sizes & 3)
-                yield cards[pos + 1 : middle], cards[middle:end]
-            pos = end
-        encoded = len(self._headers) // 2
-        for round in self._rounds[max(0, index - encoded) :]:
+            sizes = cards[start]
+            middle = start + 1 + (sizes & 3)
+            yield cards[start + 1 : middle], cards[middle : middle + (sizes >> 2)]
+        for round in self._rounds[max(0, index - len(starts)) :]:
             if round.player_cards:
                 player = bytes(c.index for c in round.player_cards)
                 yield player, bytes(c.index for c in round.banker_cards)
             else:
                 yield None
+
+    def _card_starts(self) -> list[int]:
+        if self._starts is None:
+            starts, cards, pos = [], self._cards, 0
+            for flags in self._headers[0::2]:
+                if flags & HAS_CARDS:
+                    starts.append(pos)
+                    sizes = cards[pos]
+                    pos += 1 + (sizes & 3) + (sizes >> 2)
+                else:
+                    starts.append(-1)
+            self._starts = starts
+        return self._starts
 
     def cells(self) -> list[int]:
         """Indexes of the played Banker/Player rounds (the Big Road's cells), without decoding."""
@@ -170,6 +186,7 @@ class RoundLog:
     def copy(self) -> RoundLog:
         other = RoundLog(list(self._rounds))
         other._headers, other._cards = self._headers, self._cards
+        other._starts = None if self._starts is None else list(self._starts)
         return other
 
     def write(self, writer: Writer) -> None:
@@ -179,6 +196,7 @@ class RoundLog:
             self._headers += b"".join(map(encode_header, self._rounds))
             self._cards += b"".join(encode_cards(r) for r in self._rounds if r.player_cards)
             self._rounds = []
+            self._starts = None
         headers, cards = self._headers, self._cards
         writer.u16(len(headers) // 2)
         writer.u16(len(cards))

@@ -103,7 +103,7 @@ class LobbyKeys:
 @dataclass(frozen=True)
 class IntegrityKeys:
     """The integrity watch's keys, under the lobby's hash tag (its script runs beside the lobby
-    script): each table's last applied write, the alert stream, the k-gram index (two generations),
+    script, in the same call): the alert stream, the k-gram index (two generations),
     each table's shoe already named a repeat, each table's last append (its shoe, the next round's
     chances, the side bets exposed), the drift alerts already raised, the drift evaluator's lease;
     one tally hash per day and one list of findings per table."""
@@ -124,7 +124,6 @@ class IntegrityKeys:
 
 _INTEGRITY_NAMES = frozenset(
     {
-        "applied",
         "events",
         "index",
         "index_old",

@@ -23,6 +23,8 @@ from typing import Any
 
 from api.codecs import lobbyupdate
 from api.codecs.tiles import registry_entry
+from api.storage import integrityscript
+from api.storage.integrityscript import IntegrityApply
 from api.storage.keys import LobbyKeys
 from api.storage.scripts import Script
 from roads.lobby import LOBBY_ROADS
@@ -36,13 +38,21 @@ PATTERN_IDS = ",".join(pattern.id for pattern in PATTERNS)
 NAMES = (ROAD_NAMES, PATTERN_IDS)  # LOBBY_PUBLISH's ARGV[5] and ARGV[6]
 
 
+def lua_list(names: tuple[str, ...]) -> str:
+    """A Lua table of ``names`` (plain identifiers), in order."""
+    return "{" + ", ".join(f"'{name}'" for name in names) + "}"
+
+
 # KEYS: LobbyPublish.publish_keys (applied sequence numbers, table registry, summaries, road
 #       shapes, matched patterns, lobby sequence counter, event stream, favourable bets, retired
 #       entries, each table's last event id, then one "grown" hash per lobby road and one member
-#       hash per pattern), then, when ARGV[4] is empty, the table's stored lobby update
-#       ({t:TABLE}:lobby)
+#       hash per pattern), then with the integrity watch on its keys (integrityscript.KEY_NAMES),
+#       then, when ARGV[4] is empty, the table's stored lobby update ({t:TABLE}:lobby)
 # ARGV: table, default registry entry JSON, stream length bound, the stored update (Stored), or
-#       empty to read it from the last key; the lobby roads and the pattern ids, in KEYS' order
+#       empty to read it from the last key; the lobby roads and the pattern ids, in KEYS' order;
+#       with the watch on, its arguments (integrityscript.ARG_NAMES)
+# Returns {0} when the update was applied before, else {1, lobby sequence number, the kinds of
+# the integrity alerts raised (comma-separated), the ids of the events added...}.
 LOBBY_PUBLISH = Script(
     """
 local table_id = ARGV[1]
@@ -53,14 +63,14 @@ if stored == '' then
     return {0}
   end
 end
-local seq, current, body = parse_stored(stored)
+local seq, current, body, watch = parse_stored(stored)
 if seq <= tonumber(redis.call('HGET', KEYS[1], table_id) or '0') then
   return {0}
 end
 local update = cjson.decode(body)
 redis.call('HSET', KEYS[1], table_id, seq)
 -- The "grown" and member hashes by name: they follow the fixed keys, in ARGV[5]'s and ARGV[6]'s
--- order.
+-- order; the integrity watch's keys and arguments follow, when it is on.
 local grown, members, at = {}, {}, 11
 for road in string.gmatch(ARGV[5], '[^,]+') do
   grown[road] = KEYS[at]
@@ -69,6 +79,19 @@ end
 for pattern in string.gmatch(ARGV[6], '[^,]+') do
   members[pattern] = KEYS[at]
   at = at + 1
+end
+local raised = ''
+if ARGV[7] then
+  local wk, wa = {}, {}
+  for i, name in ipairs(WATCH_KEYS) do
+    wk[name] = KEYS[at + i - 1]
+  end
+  for i, name in ipairs(WATCH_ARGS) do
+    wa[name] = ARGV[6 + i]
+  end
+  if watch ~= '' then
+    raised = table.concat(watch_apply(table_id, watch, wk, wa), ',')
+  end
 end
 if redis.call('HEXISTS', KEYS[2], table_id) == 0 then
   -- A new table, or a retired one a round starts again (with the name it had).
@@ -103,7 +126,7 @@ for _, event in ipairs(update.events) do
   end
 end
 if not current then
-  return {1, lseq, unpack(ids)}
+  return {1, lseq, raised, unpack(ids)}
 end
 redis.call('HSET', KEYS[3], table_id, update.summary)
 redis.call('HSET', KEYS[4], table_id, update.shape)
@@ -155,9 +178,11 @@ transition(KEYS[5], update.matched, 'good_road', 'pattern', 'since_round', funct
   end
 end)
 transition(KEYS[8], update.edges, 'edge', 'bet', 'rtp', function() end)
-return {1, lseq, unpack(ids)}
-""",
-    uses=[lobbyupdate.LUA],
+return {1, lseq, raised, unpack(ids)}
+""".replace("WATCH_KEYS", lua_list(integrityscript.KEY_NAMES)).replace(
+        "WATCH_ARGS", lua_list(integrityscript.ARG_NAMES)
+    ),
+    uses=[lobbyupdate.LUA, integrityscript.LUA],
 )
 
 
@@ -209,9 +234,11 @@ def retire_keys(keys: LobbyKeys) -> list[str]:
 class LobbyPublish:
     """Hand a committed write's lobby update to the lobby: applied once and in table write order
     (an older or repeated one changes nothing), so a retried write may hand it over again, in
-    case the first answer was lost before the lobby had it."""
+    case the first answer was lost before the lobby had it. With the integrity watch on
+    (``watch``), its part of the update is applied in the same call."""
 
     keys: LobbyKeys
+    watch: IntegrityApply | None = None
 
     @cached_property
     def publish_keys(self) -> list[str]:
@@ -231,13 +258,30 @@ class LobbyPublish:
             *(keys.good(pattern.id) for pattern in PATTERNS),
         ]
 
-    def queue(self, commands: Any, table: str, stored: bytes | str) -> None:
-        """The update as the write script stored it (passed in: Redis Cluster)."""
+    def _call(self, table: str, stored: bytes | str, day: str) -> tuple[list[str], list[Any]]:
+        keys = self.publish_keys
         args = [table, registry_entry(table, "standard"), STREAM_LENGTH, stored, *NAMES]
-        LOBBY_PUBLISH.queue(commands, self.publish_keys, args)
+        if self.watch is not None:
+            keys = [*keys, *self.watch.keys_of(table, day)]
+            args += self.watch.args
+        return keys, args
 
-    def queue_stored(self, commands: Any, table: str, stored_key: str) -> None:
+    def queue(self, commands: Any, table: str, stored: bytes | str, day: str = "") -> None:
+        """The update as the write script stored it (passed in: Redis Cluster); ``day``: the
+        UTC day the watch tallies the write under."""
+        keys, args = self._call(table, stored, day)
+        LOBBY_PUBLISH.queue(commands, keys, args)
+
+    def queue_stored(self, commands: Any, table: str, stored_key: str, day: str = "") -> None:
         """The update read by the script from ``stored_key`` (one Redis server: the write and
         this travel in one round trip; the key is in another Cluster slot than the lobby)."""
-        args = [table, registry_entry(table, "standard"), STREAM_LENGTH, "", *NAMES]
-        LOBBY_PUBLISH.queue(commands, [*self.publish_keys, stored_key], args)
+        keys, args = self._call(table, "", day)
+        LOBBY_PUBLISH.queue(commands, [*keys, stored_key], args)
+
+
+def raised_kinds(reply: Any) -> list[str]:
+    """The kinds of the integrity alerts a :data:`LOBBY_PUBLISH` reply says were raised."""
+    if not isinstance(reply, list) or len(reply) < 3:
+        return []
+    text = reply[2].decode() if isinstance(reply[2], bytes) else str(reply[2])
+    return [kind for kind in text.split(",") if kind]

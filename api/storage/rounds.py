@@ -24,7 +24,7 @@ from api.storage.errors import NotFound, Retired
 from api.storage.integrityscript import IntegrityApply, count_alerts
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
-from api.storage.lobbyscript import LobbyPublish
+from api.storage.lobbyscript import LobbyPublish, raised_kinds
 from api.storage.states import ShoeRecords, ShoeStates
 from api.storage.transport import Transport, queue_each
 from api.storage.writelog import Clock
@@ -60,8 +60,8 @@ class RoundStore:
         self.versions = versions
         self.states = states
         self.state_ttl = state_ttl
-        self.publish = LobbyPublish(keys.lobby)
-        self.integrity = integrity  # None: the integrity watch is off
+        # The lobby script applies the integrity watch's part too (None: the watch is off).
+        self.publish = LobbyPublish(keys.lobby, integrity)
 
     # -- what a write is computed from -------------------------------------------------------
 
@@ -135,24 +135,23 @@ class RoundStore:
         token = self.versions.token()
         together = self.transport.cross_slot
         calls = [self._script(plan) for plan in plans]
-        watch = self.integrity
-        day = time.strftime("%Y-%m-%d", time.gmtime())
-        # The write script, and on one server the lobby step and the watch's, which read the
-        # update it kept.
-        per_write = (3 if watch is not None else 2) if together else 1
+        day = time.strftime("%Y-%m-%d", time.gmtime())  # the integrity watch's tally's
+        per_write = 2 if together else 1  # the write script, and on one server the lobby's
         replies: list[WriteReply | None] = [None] * len(plans)
         waited: list[int] = []
-        raised: list[Any] = []
+        raised: list[str] = []
 
         def steps(call: AppendRound | ReplaceRound) -> list[Callable[[Any], None]]:
+            """The write script, and on one server the lobby step that reads its update."""
             if not together:
                 return [call.queue]
-            stored_key = call.keys.table.lobby
-            lobby = partial(self.publish.queue_stored, table=call.table, stored_key=stored_key)
-            if watch is None:
-                return [call.queue, lobby]
-            apply = partial(watch.queue_stored, table=call.table, day=day, stored_key=stored_key)
-            return [call.queue, lobby, apply]
+            lobby = partial(
+                self.publish.queue_stored,
+                table=call.table,
+                stored_key=call.keys.table.lobby,
+                day=day,
+            )
+            return [call.queue, lobby]
 
         for positions, sent in self.transport.on_each_node(
             list(range(len(plans))),
@@ -161,8 +160,8 @@ class RoundStore:
         ):
             for place, position in enumerate(positions):
                 replies[position] = write_reply(sent[per_write * place])
-                if per_write == 3 and len(sent) > per_write * place + 2:
-                    raised.extend(sent[per_write * place + 2])  # the alerts the watch raised
+                if together and len(sent) > per_write * place + 1:
+                    raised.extend(raised_kinds(sent[per_write * place + 1]))
             if self.transport.settings.write_replicas:
                 waited.append(sent[-1])
         updates = []
@@ -207,26 +206,21 @@ class RoundStore:
         self.transport.confirm_replicated(keys.meta)
         count_alerts(self.publish_lobby([(table, self.transport.command("GET", keys.lobby))]))
 
-    def publish_lobby(self, updates: Sequence[tuple[str, bytes | str | None]]) -> list[Any]:
+    def publish_lobby(self, updates: Sequence[tuple[str, bytes | str | None]]) -> list[str]:
         """Hand committed writes' lobby updates, as the write scripts stored them (``None``:
-        nothing stored), to the lobby's node in one round trip (and to the integrity watch,
-        when it is on); the kinds of the alerts the watch raised."""
+        nothing stored), to the lobby's node in one round trip; the kinds of the integrity
+        alerts they raised."""
         stored = [(table, update) for table, update in updates if update is not None]
         if not stored:
             return []
-        watch = self.integrity
         day = time.strftime("%Y-%m-%d", time.gmtime())
 
         def fill(commands: Any) -> None:
             for table, update in stored:
-                self.publish.queue(commands, table, update)
-                if watch is not None:
-                    watch.queue(commands, table, day, update)
+                self.publish.queue(commands, table, update, day)
 
         replies = self.transport.pipeline(self.keys.lobby.seq, fill, wait=False)
-        if watch is None:
-            return []
-        return [kind for reply in replies[1::2] for kind in reply]
+        return [kind for reply in replies for kind in raised_kinds(reply)]
 
     # -- reading -------------------------------------------------------------------------------
 

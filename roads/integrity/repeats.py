@@ -45,11 +45,14 @@ def anchors(cards: Sequence[int], start: int = 0, offset: int = 0) -> list[Ancho
     and each once; ``cards`` may be the tail of a shoe whose first card is card ``offset``.
     Windows reaching before ``cards`` are left out (give ``GUARANTEE - 1`` cards of context)."""
     data = bytes(cards)
+    first = max(W - 1, start - K + 1)  # the first window's last k-gram
     # Each k-gram as one number that orders by CRC, then rightmost first (robust winnowing: a
-    # tie keeps choosing the same k-gram), so a window's anchor is its least number.
-    grams = [crc32(data[at : at + K]) << 16 | 0xFFFF - at for at in range(len(data) - K + 1)]
+    # tie keeps choosing the same k-gram), so a window's anchor is its least number. Only the
+    # k-grams of the windows asked for.
+    low = first - W + 1
+    grams = [crc32(data[at : at + K]) << 16 | 0xFFFF - at for at in range(low, len(data) - K + 1)]
     found: dict[int, Anchor] = {}
-    for end in range(max(W - 1, start - K + 1), len(grams)):
+    for end in range(first - low, len(grams)):
         at = 0xFFFF - (min(grams[end - W + 1 : end + 1]) & 0xFFFF)
         if at not in found:
             found[at] = Anchor(at + offset, data[at : at + K].hex())

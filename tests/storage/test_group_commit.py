@@ -74,9 +74,8 @@ def test_writes_in_flight_together_share_one_round_trip(redis_server, redis_clie
     assert {table: answer.status_code for table, answer in answers.items()} == {
         f"t{n}": 201 for n in range(WRITERS)
     }
-    # The first write alone (its script, its lobby step and the integrity watch's), then the
-    # seven others together.
-    assert sent == [3, 3 * (WRITERS - 1)]
+    # The first write alone (its script and its lobby step), then the seven others together.
+    assert sent == [2, 2 * (WRITERS - 1)]
     client = app.test_client()
     for n in range(WRITERS):
         answer = answers[f"t{n}"].json  # its own write's, not a neighbour's

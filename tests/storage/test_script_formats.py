@@ -88,7 +88,7 @@ def apply(client, publish: LobbyPublish, table: str, seq: int, update: dict) -> 
     publish.queue(pipe, table, stored)
     reply = pipe.execute()[0]
     fired = []
-    for entry_id in reply[2:]:
+    for entry_id in reply[3:]:  # after the applied mark, the sequence and the alerts
         _, fields = client.xrange(publish.keys.events, min=entry_id, max=entry_id)[0]
         fired.append((fields[b"type"].decode(), json.loads(fields[b"data"])))
     return fired
