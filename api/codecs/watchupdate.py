@@ -30,9 +30,9 @@ def encode_append(table: str, shoe: str, number: int, watch: AppendWatch) -> str
             "findings": [_finding(finding, table, shoe) for finding in watch.findings],
             "anchors": [[fp, at] for fp, at in watch.anchors],
             "tally": {
-                "observed": list(watch.observed),
+                "observed": ",".join(map(str, watch.observed)),
                 "side": watch.side,
-                "expect": None if watch.expect is None else list(watch.expect),
+                "expect": None if watch.expect is None else ",".join(map(repr, watch.expect)),
                 "upcoming": ",".join(map(repr, watch.upcoming)),
             },
             "exposed": [[bet, _finding(f, table, shoe)[1]] for bet, f in watch.exposed],

@@ -68,6 +68,7 @@ def table_integrity(table):
             }
         )
     day = today()
+    svc.drift.fold()
     drift = svc.drift.evaluate(day).get(table)
     return {
         "table": table,
@@ -88,6 +89,7 @@ def drift_day(query):
     against the exact chances, its p-value and its Benjamini-Hochberg adjusted p-value."""
     _watch_settings()
     day = query.get("day") or today()
+    services().drift.fold()
     return {
         "day": day,
         "false_discovery_rate": FALSE_DISCOVERY,

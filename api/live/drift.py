@@ -1,9 +1,10 @@
 """Drift alerts: a day's tallies of every table, tested together (Benjamini-Hochberg, in
 :func:`roads.integrity.drift.report`), each table past the alert bound raised once per day.
 
-One process evaluates, the holder of the lease ``{lobby}:integrity:evaluator``: every minute,
-today and yesterday (whose last minutes came after its last pass). Each process's candidate is
-started by its first write (:meth:`DriftWatch.start`). Raising is idempotent
+One process evaluates, the holder of the lease ``{lobby}:integrity:evaluator``: every minute it adds
+up the rounds the writes noted (:meth:`DriftWatch.fold`: the arithmetic stays off the write path)
+and evaluates today and yesterday (whose last minutes came after its last pass). Each process's
+candidate is started by its first write (:meth:`DriftWatch.start`). Raising is idempotent
 (:meth:`IntegrityStore.raise_drift`), so the operators' reads may evaluate a day too.
 """
 
@@ -14,13 +15,16 @@ import time
 from typing import Any
 
 from api.codecs.jsontext import dumps_text
-from api.live.candidate import Candidate
+from api.live.candidate import Candidate, holder_name
 from api.storage.integrity import IntegrityStore
-from roads.integrity.drift import ALERT, FALSE_DISCOVERY, report
+from roads.integrity.drift import ALERT, FALSE_DISCOVERY, fold, report
 
 log = logging.getLogger("roads.drift")
 
 PERIOD_SECONDS = 60.0
+FOLD_BATCH = 5_000  # rounds taken at once
+FOLD_BATCHES = 200  # at most a million rounds a pass
+FOLD_LOCK_MS = 30_000
 LEASE_MS = 3 * 60_000  # outlives a pass; a holder that died is replaced within three minutes
 
 
@@ -54,10 +58,30 @@ class DriftWatch(Candidate):
                 self.store.raise_drift(day, table, dumps_text(data))
         return found
 
+    def fold(self) -> int:
+        """Add the rounds waiting for their day's tally to it (unless another process is doing
+        it right now); how many were added."""
+        holder = holder_name()
+        if not self.store.lock(holder, FOLD_LOCK_MS):
+            return 0
+        try:
+            added = 0
+            for _ in range(FOLD_BATCHES):
+                entries = self.store.take_rounds(FOLD_BATCH)
+                for (day, table), (values, sides) in fold(entries).items():
+                    self.store.add_tally(day, table, values, sides)
+                added += len(entries)
+                if len(entries) < FOLD_BATCH:
+                    break
+            return added
+        finally:
+            self.store.unlock(holder)
+
     def step(self) -> bool:
         """One pass, if this process holds the lease; whether it did."""
         if not self.store.lease(self.holder, LEASE_MS):
             return False
+        self.fold()
         for day in (today(1), today()):
             self.evaluate(day)
         return True

@@ -16,7 +16,7 @@ from api.storage.keys import IntegrityKeys
 from api.storage.publishing import LEASE
 from api.storage.scripts import Script
 from api.storage.transport import Transport
-from roads.integrity.drift import DayTally
+from roads.integrity.drift import FIELDS, DayTally, RoundEntry
 
 # Raise an alert once for its reason (a drift alert once per table and day, whoever evaluates
 # the day). KEYS: alerted, events,
@@ -38,6 +38,58 @@ redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[6]) - 1)
 return 1
 """.replace("ALERTED_KEPT", "100000")
 )
+
+
+# Add a batch of a table's rounds to its day's tally (roads.integrity.drift.FIELDS), the runs
+# counted on from the day's last result. KEYS: the day's tallies. ARGV: table, the ADDED fields'
+# increments (comma-separated), the batch's results in order ("1"/"2" each), lifetime (seconds).
+TALLY_ADD = Script(
+    """
+local values = {}
+local text = redis.call('HGET', KEYS[1], ARGV[1])
+if text then
+  for value in string.gmatch(text, '[^,]+') do
+    values[#values + 1] = tonumber(value)
+  end
+else
+  for i = 1, FIELD_COUNT do
+    values[i] = 0
+  end
+end
+local i = 0
+for value in string.gmatch(ARGV[2], '[^,]+') do
+  i = i + 1
+  values[i] = values[i] + tonumber(value)
+end
+local runs, last = FIELD_COUNT - 1, FIELD_COUNT
+for side in string.gmatch(ARGV[3], '%d') do
+  side = tonumber(side)
+  if values[last] ~= side then
+    values[runs] = values[runs] + 1
+    values[last] = side
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], table.concat(values, ','))
+if not text then
+  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+end
+return 1
+""".replace("FIELD_COUNT", str(len(FIELDS)))
+)
+# Take up to ARGV[1] of the rounds waiting for their tally, oldest first. KEYS: the rounds.
+TAKE_ROUNDS = Script("""
+local taken = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+redis.call('LTRIM', KEYS[1], #taken, -1)
+return taken
+""")
+# Let go of a lock held as ARGV[1]. KEYS: the lock.
+UNLOCK = Script("""
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+""")
+DAY_SECONDS = 40 * 86_400  # a day's tally is kept 40 days
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +133,24 @@ class IntegrityStore:
         """The newest alert's id (``0-0`` for none): where a new follower starts."""
         entries = self.transport.command("XREVRANGE", self.keys.events, "+", "-", "COUNT", 1)
         return entries[0][0].decode() if entries else "0-0"
+
+    def take_rounds(self, count: int) -> list[RoundEntry]:
+        """Up to ``count`` of the rounds waiting for their day's tally, oldest first (taken:
+        nobody else gets them)."""
+        taken = self.transport.script(TAKE_ROUNDS, [self.keys.rounds], [count])
+        return [RoundEntry.parse(entry) for entry in taken]
+
+    def add_tally(self, day: str, table: str, added: list[float], sides: str) -> None:
+        """Add a batch of ``table``'s rounds to its tally of ``day`` (see TALLY_ADD)."""
+        args = [table, ",".join(map(repr, added)), sides, DAY_SECONDS]
+        self.transport.script(TALLY_ADD, [self.keys.drift(day)], args)
+
+    def lock(self, holder: str, ttl_ms: int) -> bool:
+        """Take the lock of who adds the rounds up, unless another holds it."""
+        return bool(self.transport.command("SET", self.keys.folding, holder, "NX", "PX", ttl_ms))
+
+    def unlock(self, holder: str) -> None:
+        self.transport.script(UNLOCK, [self.keys.folding], [holder])
 
     def lease(self, holder: str, ttl_ms: int) -> int:
         """Take or renew the drift evaluator's lease: 0 held by another, 1 renewed, 2 taken."""

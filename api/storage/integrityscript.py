@@ -6,8 +6,9 @@ lobby's; with the watch off they are not passed and nothing of this runs).
 :data:`LUA` defines ``watch_apply(table_id, part, wk, wa)``: it raises the plan's findings;
 looks each anchor up in the k-gram index and names the earlier table, shoe and round of the
 first one another shoe holds (``repeated_shoe``, once per shoe), indexing the others; adds the
-round to its table's day tally against the chances the table's previous append left for it
-(``last``); and raises each open side bet newly exposed in the shoe. Findings go to the alert
+round, with the chances the table's previous append left for it (``last``), to the rounds
+waiting for their day's tally (``rounds``: the drift evaluator adds them up, off the write path);
+and raises each open side bet newly exposed in the shoe. Findings go to the alert
 stream and to the table's list of findings. The index keeps two generations: when the newer
 holds ``wa.index`` entries it becomes the older, and the oldest go. It returns the kinds raised.
 """
@@ -20,23 +21,22 @@ from typing import Any
 
 from api.metrics import INTEGRITY_ALERTS
 from api.storage.keys import IntegrityKeys
-from roads.integrity import drift
 
 STREAM_LENGTH = 10_000  # alerts kept for operators who resume (approximate, trimmed by Redis)
 FOUND_PER_TABLE = 500  # findings kept per table for its answer
-DAY_SECONDS = 40 * 86_400  # a day's tally is kept 40 days
+ROUNDS_KEPT = 1_000_000  # rounds waiting to be tallied (the drift evaluator takes them each minute)
 INDEX_ENTRIES = 1_000_000  # k-grams in each of the index's two generations
 #: The watch's keys in the lobby script's KEYS, in order (``IntegrityApply.keys_of``).
-KEY_NAMES = ("events", "index", "index_old", "repeated", "last", "tally", "found")
+KEY_NAMES = ("events", "index", "index_old", "repeated", "last", "rounds", "found")
 #: Its arguments, after the lobby's (``IntegrityApply.args``).
-ARG_NAMES = ("index", "stream", "found", "ttl")
+ARG_NAMES = ("index", "stream", "found", "rounds", "day")
 
 # wk: the watch's keys by name (KEY_NAMES), wa: its arguments by name (ARG_NAMES).
 LUA = """
 local function watch_apply(table_id, part, wk, wa)
   -- The keys by name, bound once: each one the script was handed in KEYS.
   local events_key, index_key, index_old_key = wk.events, wk.index, wk.index_old
-  local repeated_key, last_key, tally_key, found_key = wk.repeated, wk.last, wk.tally, wk.found
+  local repeated_key, last_key, rounds_key, found_key = wk.repeated, wk.last, wk.rounds, wk.found
   local watch = cjson.decode(part)
   local raised = {}
   local function raise(kind, data)
@@ -78,55 +78,19 @@ local function watch_apply(table_id, part, wk, wa)
     shoe_before, upcoming_before, exposed_before = string.match(last, '^(%S+) (%S+) ?(.*)$')
   end
   local same_shoe = shoe_before == watch.shoe
-  -- The day's tally (roads.integrity.drift.FIELDS).
+  -- The round for its day's tally, against the chances the shoe's previous append left for it
+  -- (a shoe's first round: a fresh shoe's), added up off the write path
+  -- (api.live.drift.DriftWatch.fold; roads.integrity.drift.RoundEntry).
   local tally = watch.tally
   if tally ~= nil and tally ~= cjson.null then
     local expect = tally.expect
     if expect == cjson.null then
-      expect = nil
-      if same_shoe then
-        expect = {}
-        for value in string.gmatch(upcoming_before, '[^,]+') do
-          expect[#expect + 1] = tonumber(value)
-        end
-      end
+      expect = same_shoe and upcoming_before or nil
     end
     if expect then
-      local values = {}
-      local text = redis.call('HGET', tally_key, table_id)
-      if text then
-        for value in string.gmatch(text, '[^,]+') do
-          values[#values + 1] = tonumber(value)
-        end
-      else
-        for i = 1, FIELD_COUNT do
-          values[i] = 0
-        end
-      end
-      local n = OUTCOME_COUNT
-      values[1] = values[1] + 1
-      for i = 1, n do
-        local p, seen = expect[i], tally.observed[i]
-        if seen >= 0 then  -- -1: unknown (a round without cards says nothing of its pairs)
-          values[1 + i] = values[1 + i] + seen
-          values[1 + n + i] = values[1 + n + i] + p
-          values[1 + 2 * n + i] = values[1 + 2 * n + i] + p * (1 - p)
-        end
-      end
-      local side = tally.side
-      if side ~= 0 then
-        local at = 2 + 3 * n
-        values[at + side - 1] = values[at + side - 1] + 1
-        if values[at + 3] ~= side then
-          values[at + 2] = values[at + 2] + 1
-          values[at + 3] = side
-        end
-      end
-      -- table.concat writes numbers with 14 significant digits: plenty for these sums.
-      redis.call('HSET', tally_key, table_id, table.concat(values, ','))
-      if not text then
-        redis.call('EXPIRE', tally_key, tonumber(wa.ttl))
-      end
+      redis.call('RPUSH', rounds_key, table_id .. ' ' .. wa.day .. ' ' .. tally.observed .. ' '
+        .. tally.side .. ' ' .. expect)
+      redis.call('LTRIM', rounds_key, -tonumber(wa.rounds), -1)
     end
     -- Side bets newly exposed in the shoe (one that loses its edge and gains it again: again).
     local before = {}
@@ -147,9 +111,7 @@ local function watch_apply(table_id, part, wk, wa)
   end
   return raised
 end
-""".replace("FIELD_COUNT", str(len(drift.FIELDS))).replace(
-    "OUTCOME_COUNT", str(len(drift.OUTCOMES))
-)
+"""
 
 
 @dataclass(frozen=True)
@@ -164,13 +126,13 @@ class IntegrityApply:
         k = self.keys
         return [k.events, k.index, k.index_old, k.repeated, k.last]
 
-    def keys_of(self, table: str, day: str) -> list[str]:
-        """The keys of a write of ``table`` on ``day`` (UTC, ``YYYY-MM-DD``)."""
-        return [*self._fixed, self.keys.drift(day), self.keys.found(table)]
+    def keys_of(self, table: str) -> list[str]:
+        """The keys of a write of ``table``."""
+        return [*self._fixed, self.keys.rounds, self.keys.found(table)]
 
-    @cached_property
-    def args(self) -> list[Any]:
-        return [self.index_entries, STREAM_LENGTH, FOUND_PER_TABLE, DAY_SECONDS]
+    def args(self, day: str) -> list[Any]:
+        """The arguments of a write on ``day`` (UTC, ``YYYY-MM-DD``)."""
+        return [self.index_entries, STREAM_LENGTH, FOUND_PER_TABLE, ROUNDS_KEPT, day]
 
 
 def count_alerts(kinds: list[Any]) -> None:

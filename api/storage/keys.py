@@ -103,10 +103,11 @@ class LobbyKeys:
 @dataclass(frozen=True)
 class IntegrityKeys:
     """The integrity watch's keys, under the lobby's hash tag (its script runs beside the lobby
-    script, in the same call): the alert stream, the k-gram index (two generations),
-    each table's shoe already named a repeat, each table's last append (its shoe, the next round's
-    chances, the side bets exposed), the drift alerts already raised, the drift evaluator's lease;
-    one tally hash per day and one list of findings per table."""
+    script, in the same call): the alert stream, the k-gram index (two generations), each table's
+    shoe already named a repeat, each table's last append (its shoe, the next round's chances, the
+    side bets exposed), the drift alerts already raised, the drift evaluator's lease, the rounds
+    waiting for their day's tally and the lock of who adds them up; one tally hash per day and one
+    list of findings per table."""
 
     tag: str
 
@@ -131,6 +132,8 @@ _INTEGRITY_NAMES = frozenset(
         "last",
         "alerted",
         "evaluator",
+        "rounds",
+        "folding",
     }
 )
 

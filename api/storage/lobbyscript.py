@@ -262,8 +262,8 @@ class LobbyPublish:
         keys = self.publish_keys
         args = [table, registry_entry(table, "standard"), STREAM_LENGTH, stored, *NAMES]
         if self.watch is not None:
-            keys = [*keys, *self.watch.keys_of(table, day)]
-            args += self.watch.args
+            keys = [*keys, *self.watch.keys_of(table)]
+            args += self.watch.args(day)
         return keys, args
 
     def queue(self, commands: Any, table: str, stored: bytes | str, day: str = "") -> None:

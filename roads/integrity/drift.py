@@ -6,6 +6,9 @@ Over a day the count of an outcome is a sum of independent-enough Bernoulli tria
 is the sum of the chances and its variance the sum of ``p (1 - p)``; ``z = (observed - mean) /
 sqrt(variance)``, two-sided p-value by the normal law. Tested: :data:`OUTCOMES`.
 
+**Off the write path.** A write only notes its round (:class:`RoundEntry`, with the chances
+the shoe's previous write left for it); the drift evaluator adds the rounds up (:func:`fold`).
+
 **Runs.** The Banker/Player sequence of the day (ties left out) is tested for too many or too few
 runs (Wald-Wolfowitz): a dealer or a shoe that alternates or clusters results.
 
@@ -18,7 +21,7 @@ only when its adjusted p-value is below :data:`ALERT` and it dealt :data:`MIN_RO
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +40,55 @@ FIELDS: tuple[str, ...] = (
     "runs",
     "last",  # the day's last Banker/Player result: 1 Banker, 2 Player, 0 none yet
 )
+
+
+#: The fields a batch of rounds adds to (all but the runs and the last side, which follow the
+#: order of the results: see :func:`fold`).
+ADDED = FIELDS[: FIELDS.index("runs")]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """A round waiting for its day's tally, as the integrity script keeps it: ``TABLE DAY
+    OBSERVED SIDE EXPECT``, the outcomes 1/0 (-1: unknown) and the chances comma-separated in
+    :data:`OUTCOMES` order, the side 1 Banker, 2 Player, 0 a tie."""
+
+    table: str
+    day: str
+    observed: tuple[int, ...]
+    side: int
+    expect: tuple[float, ...]
+
+    @classmethod
+    def parse(cls, text: str | bytes) -> RoundEntry:
+        raw = text.decode() if isinstance(text, bytes) else text
+        table, day, observed, side, expect = raw.split(" ")
+        return cls(
+            table,
+            day,
+            tuple(int(x) for x in observed.split(",")),
+            int(side),
+            tuple(float(x) for x in expect.split(",")),
+        )
+
+
+def fold(entries: Iterable[RoundEntry]) -> dict[tuple[str, str], tuple[list[float], str]]:
+    """Per (day, table), what its rounds add to the tally's :data:`ADDED` fields, and its
+    Banker/Player results in order (``"1"``/``"2"`` each), from which the runs follow."""
+    n = len(OUTCOMES)
+    found: dict[tuple[str, str], tuple[list[float], list[str]]] = {}
+    for entry in entries:
+        values, sides = found.setdefault((entry.day, entry.table), ([0.0] * len(ADDED), []))
+        values[0] += 1
+        for i, (seen, p) in enumerate(zip(entry.observed, entry.expect, strict=True)):
+            if seen >= 0:  # -1: unknown (a round without cards says nothing of its pairs)
+                values[1 + i] += seen
+                values[1 + n + i] += p
+                values[1 + 2 * n + i] += p * (1 - p)
+        if entry.side:
+            values[1 + 3 * n + entry.side - 1] += 1
+            sides.append(str(entry.side))
+    return {key: (values, "".join(sides)) for key, (values, sides) in found.items()}
 
 
 def chances(shoe_odds: Mapping[str, Any]) -> list[float]:

@@ -284,3 +284,13 @@ def test_impossible_card_reports_are_refused_counted_and_change_nothing(client, 
     assert {key: redis_client.dump(key) for key in _keys(redis_client)} == kept
     assert metric(client, "roads_integrity_refused_total", 'check="rules_broken"') == rules + 1
     assert metric(client, "roads_integrity_refused_total", 'check="too_many_copies"') == copies + 1
+
+
+def test_the_runs_go_on_across_the_batches_the_tally_is_added_up_in(client):
+    feed(client, "BPTPB")
+    first = client.get("/v1/integrity/drift", headers=OPERATOR).json["tables"]["t1"]
+    assert first["tests"]["runs"]["observed"] == 3  # B, P(T)P, B
+    feed_from(client, 6, "BBP")
+    later = client.get("/v1/integrity/drift", headers=OPERATOR).json["tables"]["t1"]
+    assert later["rounds"] == 8
+    assert later["tests"]["runs"]["observed"] == 4  # B, P(T)P, BBB, P

@@ -72,3 +72,25 @@ def test_only_tables_with_enough_rounds_are_tested_and_alerted():
 def test_a_tally_of_the_wrong_length_is_refused():
     with pytest.raises(ValueError, match="numbers"):
         DayTally.parse("1,2,3")
+
+
+def test_rounds_are_folded_per_day_and_table_in_order():
+    from roads.integrity.drift import ADDED, RoundEntry, fold
+
+    entries = [
+        RoundEntry.parse("t1 2026-11-26 1,0,0,1,0,0 1 0.5,0.4,0.1,0.3,0.1,0.1"),
+        RoundEntry.parse(b"t1 2026-11-26 0,0,1,-1,-1,-1 0 0.5,0.4,0.1,0.3,0.1,0.1"),
+        RoundEntry.parse("t1 2026-11-26 0,1,0,0,0,1 2 0.5,0.4,0.1,0.3,0.1,0.1"),
+        RoundEntry.parse("t2 2026-11-25 1,0,0,0,0,0 1 0.5,0.4,0.1,0.3,0.1,0.1"),
+    ]
+    found = fold(entries)
+    values, sides = found[("2026-11-26", "t1")]
+    assert sides == "12" and found[("2026-11-25", "t2")][1] == "1"
+    named = dict(zip(ADDED, values, strict=True))
+    assert named["rounds"] == 3
+    assert named["observed_banker"] == 1 and named["observed_tie"] == 1
+    assert named["expected_banker"] == pytest.approx(1.5)
+    # the round without cards adds nothing to the naturals and pairs, known or expected
+    assert named["expected_natural"] == pytest.approx(0.6)
+    assert named["variance_tie"] == pytest.approx(3 * 0.09)
+    assert named["banker_wins"] == 1 and named["player_wins"] == 1
