@@ -4,7 +4,6 @@ drift report across tables, and the alert stream (SSE). Every answer needs an op
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +12,7 @@ from flask import Response, request, stream_with_context
 from flask_smorest import Blueprint, abort
 
 from api.admission import Busy
+from api.codecs.events import is_event_id
 from api.codecs.records import round_of
 from api.http.answers import services
 from api.http.auth import SECURITY, require_operator_key
@@ -21,16 +21,15 @@ from api.live.drift import today
 from api.storage.errors import NotFound
 from roads import Scorecard
 from roads.integrity.drift import ALERT, FALSE_DISCOVERY, MIN_ROUNDS
-from roads.integrity.shoewatch import shoe_report
+from roads.integrity.shoewatch import WatchSettings, shoe_report
 
 blp = Blueprint("integrity", __name__, description="The integrity watch, for operators.")
 
 SHOES = 10  # the newest shoes a table's answer checks
 POLL_SECONDS = 1.0  # how often a follower of the alert stream looks for new ones
-_STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}")
 
 
-def _watch_settings() -> Any:
+def _watch_settings() -> WatchSettings:
     settings = services().writer.watch
     if settings is None:
         abort(404, message="the integrity watch is off (ROADS_INTEGRITY=0)")
@@ -50,7 +49,7 @@ def table_integrity(table):
     info = svc.tables.get(table)
     if info is None:
         abort(404, message=f"no table {table}")
-    found = svc.integrity.findings(table)
+    found = [alert.as_dict() for alert in svc.integrity.findings(table)]
     shoes = []
     for shoe in reversed(info["shoes"][-SHOES:]):
         try:
@@ -58,7 +57,7 @@ def table_integrity(table):
         except NotFound:
             continue
         scorecard = Scorecard.from_rounds([round_of(record) for record in records])
-        alerts = [alert.as_dict() for alert in found if alert.as_dict().get("shoe") == shoe]
+        alerts = [alert for alert in found if alert.get("shoe") == shoe]
         shoes.append(
             {
                 "shoe": shoe,
@@ -75,7 +74,7 @@ def table_integrity(table):
         "policy": _policy(settings),
         "shoes": shoes,
         "drift": None if drift is None else {"day": day, **drift},
-        "findings": [alert.as_dict() for alert in found],
+        "findings": found,
     }
 
 
@@ -117,7 +116,7 @@ def integrity_events():
     _watch_settings()
     svc = services()
     last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
-    if last and not _STREAM_ID.fullmatch(last):
+    if last and not is_event_id(last):
         abort(400, message="Last-Event-ID must be an alert's id, like 1700000000000-0")
     entered = svc.integrity_streams.entered()
     try:
@@ -152,7 +151,7 @@ def integrity_events():
     return response
 
 
-def _policy(settings: Any) -> dict[str, Any]:
+def _policy(settings: WatchSettings) -> dict[str, Any]:
     return {
         "cut_card_behind_at_least": settings.behind,
         "shuffle_tested_each_write_for_rounds": settings.rounds,

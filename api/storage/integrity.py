@@ -90,6 +90,7 @@ end
 return 0
 """)
 DAY_SECONDS = 40 * 86_400  # a day's tally is kept 40 days
+LAST_ID = f"{2**64 - 1}-{2**64 - 1}"  # the largest stream id
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +126,8 @@ class IntegrityStore:
 
     def after(self, last: str, count: int = 100) -> list[Alert]:
         """The alerts after stream id ``last`` (``-``: from the oldest kept)."""
+        if last == LAST_ID:
+            return []  # nothing can come after it (and Redis refuses a range from past it)
         first = "-" if last == "-" else f"({last}"
         entries = self.transport.command("XRANGE", self.keys.events, first, "+", "COUNT", count)
         return [_alert(entry_id, fields) for entry_id, fields in entries]

@@ -294,3 +294,12 @@ def test_the_runs_go_on_across_the_batches_the_tally_is_added_up_in(client):
     later = client.get("/v1/integrity/drift", headers=OPERATOR).json["tables"]["t1"]
     assert later["rounds"] == 8
     assert later["tests"]["runs"]["observed"] == 4  # B, P(T)P, BBB, P
+
+
+def test_the_alert_stream_resumes_from_any_id_redis_takes(app, client):
+    store = app.extensions["roads"].integrity
+    deal(client, list(deal_rounds(maker_order()))[:3])
+    (alert,) = store.after("0")
+    assert store.after("0-0") == store.after("-") == [alert]
+    assert store.after(alert.id) == []
+    assert store.after(f"{2**64 - 1}-{2**64 - 1}") == store.after(f"{2**64 - 1}") == []
