@@ -11,6 +11,15 @@ def post_round(client, number, table="t1", shoe="s1", headers=AUTH, **body):
     )
 
 
+def post_cards(client, number, round, table="t1", shoe="s1"):
+    """Post ``round`` (a roads.Round) with its cards as round ``number``; the answer must be 201."""
+    body = {"player": [str(c) for c in round.player_cards]}
+    body["banker"] = [str(c) for c in round.banker_cards]
+    answer = post_round(client, number, table, shoe, **body)
+    assert answer.status_code == 201, answer.json
+    return answer
+
+
 def feed(client, results, table="t1", shoe="s1"):
     """Post bare results ``"BPT..."`` as rounds 1..n; every answer must be 201."""
     for number, result in enumerate(results, start=1):

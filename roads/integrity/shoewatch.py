@@ -14,13 +14,13 @@ from typing import Any
 
 from roads.integrity import cutcard, drift, repeats
 from roads.integrity.shuffle import ShuffleWatch, rounds_test
-from roads.integrity.sidebets import ClosePolicy, exposed
+from roads.integrity.sidebets import MAIN_BETS, ClosePolicy, exposed
 from roads.round import Round
 from roads.scorecard import Scorecard
+from roads.variants import BETS
 
 SIDES = {"T": 0, "B": 1, "P": 2}
 SIDES_OF_RESULT = ("banker", "player", "tie")
-PAIR_BETS = ("player_pair", "banker_pair", "either_pair", "perfect_pair")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,15 +195,7 @@ def shoe_report(scorecard: Scorecard, settings: WatchSettings) -> dict[str, Any]
         "cards_used": scorecard.cards_used(),
         "cut_card": {"behind_at_least": settings.behind, "last_start": limit},
         "side_bets": settings.close.as_dict(
-            [
-                "player_pair",
-                "banker_pair",
-                "either_pair",
-                "perfect_pair",
-                "player_bonus",
-                "banker_bonus",
-                "super_6",
-            ],
+            [bet for bet in BETS if bet not in MAIN_BETS],
             len(scorecard) + 1,
         ),
     }

@@ -12,7 +12,7 @@ from roads import Round
 from roads.badshoes import maker_order, riffled_once
 from roads.integrity import drift
 from roads.simulator import deal_rounds, deal_shoe, shuffled_shoe
-from tests.api_helpers import feed, post_round
+from tests.api_helpers import feed, post_cards, post_round
 from tests.conftest import AUTH, make_app
 from tests.http.test_odds import ten_value_rounds
 from tests.live.test_events import read
@@ -32,14 +32,6 @@ def app(backend, redis_client):
         side_bets_close_after="player_bonus=44,banker_bonus=44,super_6=44",
         sse_heartbeat=0.5,
     )
-
-
-def post_cards(client, number, round, table="t1", shoe="s1"):
-    body = {"player": [str(c) for c in round.player_cards]}
-    body["banker"] = [str(c) for c in round.banker_cards]
-    answer = post_round(client, number, table, shoe, **body)
-    assert answer.status_code == 201, answer.json
-    return answer
 
 
 def deal(client, rounds, table="t1", shoe="s1", first=1):

@@ -5,7 +5,7 @@ import pytest
 from roads import Round, Scorecard
 from roads.odds import odds
 from roads.simulator import deal_shoe
-from tests.api_helpers import feed, post_round
+from tests.api_helpers import feed, post_cards, post_round
 from tests.conftest import AUTH, make_app
 from tests.live.test_events import read
 
@@ -16,14 +16,6 @@ pytestmark = pytest.mark.cluster
 @pytest.fixture
 def app(backend, redis_client):
     return make_app(backend.url, cluster=backend.cluster, sse_heartbeat=0.1)
-
-
-def post_cards(client, number, round, table="t1", shoe="s1"):
-    body = {"player": [str(c) for c in round.player_cards]}
-    body["banker"] = [str(c) for c in round.banker_cards]
-    answer = post_round(client, number, table, shoe, **body)
-    assert answer.status_code == 201, answer.json
-    return answer
 
 
 def get_odds(client, path="/v1/tables/t1/odds"):
