@@ -3,7 +3,7 @@ write scripts keep it in beside the table (``{t:TABLE}:lobby``) until the lobby 
 
 An update (:meth:`LobbyUpdate.encode`) is ``SIZE:WATCH`` and then JSON. ``WATCH`` is the
 integrity watch's part (:mod:`api.codecs.watchupdate`; empty with the watch off), ``SIZE`` its
-length in bytes: the integrity script reads it without decoding the rest. The JSON holds the shoe;
+length in bytes. The JSON holds the shoe;
 its tile ``summary`` and Big Road ``shape`` (each JSON, stored as they are); the patterns matched
 (``id=since_round,...``); how each lobby road's current run changed (``road=+`` grew, ``road=-``
 another run started); the bets with an edge (``bet=rtp,...``); the write's events, each ``[type,
@@ -11,8 +11,8 @@ data JSON, patch JSON or ""]``.
 
 Kept (:class:`Stored`): ``SEQ:CURRENT:UPDATE``, the table's write sequence number, ``1`` when the
 shoe is the table's current one (else ``0``), then the update. The write scripts keep it with
-:data:`LUA`'s ``stored_update``; the lobby and integrity scripts read it with ``parse_stored``
-(the JSON, and the watch's part; an update kept before the watch has none).
+:data:`LUA`'s ``stored_update``; the lobby script reads it with ``parse_stored`` (the JSON, and
+the watch's part; an update kept before the watch has none).
 """
 
 from __future__ import annotations
@@ -41,18 +41,6 @@ local function parse_stored(stored)
     from = c + size + 1
   end
   return seq, current == '1', string.sub(stored, from), watch
-end
--- The sequence number, and where the watch's part starts and its size, from the head of a kept
--- update (enough of it to hold the size).
-local function watch_span(head)
-  local a = string.find(head, ':', 1, true)
-  local b = string.find(head, ':', a + 1, true)
-  local seq = tonumber(string.sub(head, 1, a - 1))
-  if string.byte(head, b + 1) == 123 then  -- '{': kept before the watch, none
-    return seq, b + 1, 0
-  end
-  local c = string.find(head, ':', b + 1, true)
-  return seq, c + 1, tonumber(string.sub(head, b + 1, c - 1))
 end
 """
 
