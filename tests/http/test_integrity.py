@@ -295,3 +295,20 @@ def test_the_alert_stream_resumes_from_any_id_redis_takes(app, client):
     assert store.after("0-0") == store.after("-") == [alert]
     assert store.after(alert.id) == []
     assert store.after(f"{2**64 - 1}-{2**64 - 1}") == store.after(f"{2**64 - 1}") == []
+
+
+def test_a_shoe_dealt_closer_to_its_end_than_a_cut_card_allows_is_an_impossible_close(client):
+    # Dealt on with only 6 cards behind the cut card (14 at least by default): it closes having
+    # used more cards than any shoe with a cut card can.
+    rounds = list(deal_rounds(shuffled_shoe(random.Random(6)), cut_card=6, burn=False))
+    deal(client, rounds, shoe="deep")
+    post_round(client, 1, shoe="next", result="B")  # the next shoe closes it
+    answer = integrity(client)
+    (closed,) = [shoe for shoe in answer["shoes"] if shoe["shoe"] == "deep"]
+    checks = closed["checks"]
+    assert checks["cards_used"] > checks["cut_card"]["last_start"] + 6
+    (found,) = [f for f in closed["findings"] if f["type"] == "impossible_cards"]
+    assert found["check"] == "past_cut_card" and found["cards_used"] > found["limit"] == 402
+    assert found["round"] == next(
+        n for n in range(2, len(rounds) + 1) if sum(len(r.cards()) for r in rounds[: n - 1]) > 402
+    )
