@@ -98,7 +98,9 @@ class Services:
         lobby = Lobby(transport, keys.lobby)
         at = clock(settings.recording)
         integrity = (
-            IntegrityApply(keys.integrity, settings.integrity_index) if settings.integrity else None
+            IntegrityApply(keys.integrity, settings.integrity_index, settings.recording)
+            if settings.integrity
+            else None
         )
         rounds = RoundStore(
             transport,

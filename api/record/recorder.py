@@ -14,7 +14,8 @@ then trims them from the tables' logs. So:
   were trimmed; either way the next holder reads from the record's numbers and records each
   write once (the ledger skips a number it holds).
 
-Once a second a pass also lets the shoes that are due leave Redis (:mod:`api.record.eviction`).
+Once a second a pass also lets the shoes that are due leave Redis (:mod:`api.record.eviction`);
+each pass adds the anchors the integrity watch indexed to the record's (:mod:`api.record.kgrams`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Recorder(Candidate):
         ledger: Ledger,
         *,
         evict: Callable[[], int] | None = None,
+        kgrams: Callable[[], int] | None = None,
         evict_seconds: float = 1.0,
         lease_ms: int = LEASE_MS,
         pause_seconds: float = 0.1,
@@ -57,6 +59,7 @@ class Recorder(Candidate):
         self.database = database
         self.ledger = ledger
         self.evict = evict
+        self.kgrams = kgrams  # the integrity watch's lasting index (api.record.kgrams)
         self.evict_seconds = evict_seconds
         self._evicted = 0.0
         self.lease_ms = lease_ms
@@ -111,6 +114,8 @@ class Recorder(Candidate):
         if self.evict is not None and now - self._evicted > self.evict_seconds:
             self._evicted = now
             self.evict()
+        if self.kgrams is not None:
+            self.kgrams()
         if not behind:
             self._report(None)
             return False

@@ -9,9 +9,11 @@ from api.config import Settings
 from api.record.database import Database
 from api.record.eviction import Eviction
 from api.record.history import History
+from api.record.kgrams import KgramIndex
 from api.record.ledger import Ledger
 from api.record.recorder import Recorder
 from api.storage.coldshoes import ColdShoes
+from api.storage.integrity import IntegrityStore
 from api.storage.keys import Keyspace
 from api.storage.transport import Transport
 from api.storage.writelog import WriteLog
@@ -31,11 +33,13 @@ class Record:
         database = Database(settings.database_url)
         history = History(database, settings.hot_seconds)
         cold = ColdShoes(transport, keys, history)
+        kgrams = KgramIndex(database, IntegrityStore(transport, keys.integrity))
         recorder = Recorder(
             WriteLog(transport, keys),
             database,
             Ledger(settings.hot_seconds),
             evict=Eviction(database, cold).step,
+            kgrams=kgrams.step if settings.integrity else None,
         )
         return cls(database, recorder, history, cold)
 

@@ -76,11 +76,26 @@ end
 return 1
 """.replace("FIELD_COUNT", str(len(FIELDS)))
 )
-# Take up to ARGV[1] of the rounds waiting for their tally, oldest first. KEYS: the rounds.
-TAKE_ROUNDS = Script("""
+# Take up to ARGV[1] of a list's entries, oldest first (the rounds waiting for their tally, the
+# anchors waiting for the record's index). KEYS: the list.
+TAKE_OLDEST = Script("""
 local taken = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 redis.call('LTRIM', KEYS[1], #taken, -1)
 return taken
+""")
+# Name a shoe a repeat, unless it was named already (by the integrity script, or before).
+# KEYS: repeated, events, the table's findings. ARGV: table, shoe, data JSON, stream length,
+# findings kept. Returns 1 when raised.
+RAISE_REPEATED = Script("""
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'type', 'repeated_shoe',
+  'data', ARGV[3], 'table', ARGV[1])
+redis.call('LPUSH', KEYS[3], id .. ' repeated_shoe ' .. ARGV[3])
+redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)
+return 1
 """)
 # Let go of a lock held as ARGV[1]. KEYS: the lock.
 UNLOCK = Script("""
@@ -140,8 +155,27 @@ class IntegrityStore:
     def take_rounds(self, count: int) -> list[RoundEntry]:
         """Up to ``count`` of the rounds waiting for their day's tally, oldest first (taken:
         nobody else gets them)."""
-        taken = self.transport.script(TAKE_ROUNDS, [self.keys.rounds], [count])
+        taken = self.transport.script(TAKE_OLDEST, [self.keys.rounds], [count])
         return [RoundEntry.parse(entry) for entry in taken]
+
+    def take_anchors(self, count: int) -> list[tuple[str, str, str, int]]:
+        """Up to ``count`` of the anchors waiting for the record's index, oldest first: each
+        (fingerprint, table, shoe, round)."""
+        taken = self.transport.script(TAKE_OLDEST, [self.keys.anchors], [count])
+        found = []
+        for entry in taken:
+            fingerprint, table, shoe, number = entry.decode().split(" ")
+            found.append((fingerprint, table, shoe, int(number)))
+        return found
+
+    def raise_repeated(self, table: str, shoe: str, data: str) -> bool:
+        """Name ``table``'s ``shoe`` a repeat unless it was named already; whether it was now."""
+        keys = [self.keys.repeated, self.keys.events, self.keys.found(table)]
+        args = [table, shoe, data, STREAM_LENGTH, FOUND_PER_TABLE]
+        raised = bool(self.transport.script(RAISE_REPEATED, keys, args))
+        if raised:
+            count_alerts(["repeated_shoe"])
+        return raised
 
     def add_tally(self, day: str, table: str, added: list[float], sides: str) -> None:
         """Add a batch of ``table``'s rounds to its tally of ``day`` (see TALLY_ADD)."""

@@ -5,7 +5,8 @@ lobby's; with the watch off they are not passed and nothing of this runs).
 
 :data:`LUA` defines ``watch_apply(table_id, part, wk, wa)``: it raises the plan's findings;
 looks each anchor up in the k-gram index and names the earlier table, shoe and round of the
-first one another shoe holds (``repeated_shoe``, once per shoe), indexing the others; adds the
+first one another shoe holds (``repeated_shoe``, once per shoe), indexing the others (and, with
+the record on, handing them to the record's lasting index: ``anchors``); adds the
 round, with the chances the table's previous append left for it (``last``), to the rounds
 waiting for their day's tally (``rounds``: the drift evaluator adds them up, off the write path);
 and raises each open side bet newly exposed in the shoe. Findings go to the alert
@@ -24,12 +25,14 @@ from api.storage.keys import IntegrityKeys
 
 STREAM_LENGTH = 10_000  # alerts kept for operators who resume (approximate, trimmed by Redis)
 FOUND_PER_TABLE = 500  # findings kept per table for its answer
-ROUNDS_KEPT = 1_000_000  # rounds waiting to be tallied (the drift evaluator takes them each minute)
+# Rounds waiting to be tallied (the drift evaluator takes them each minute), and anchors waiting
+# for the record's index (the recorder takes them each pass), at the most.
+ROUNDS_KEPT = 1_000_000
 INDEX_ENTRIES = 1_000_000  # k-grams in each of the index's two generations
 #: The watch's keys in the lobby script's KEYS, in order (``IntegrityApply.keys_of``).
-KEY_NAMES = ("events", "index", "index_old", "repeated", "last", "rounds", "found")
+KEY_NAMES = ("events", "index", "index_old", "repeated", "last", "rounds", "anchors", "found")
 #: Its arguments, after the lobby's (``IntegrityApply.args``).
-ARG_NAMES = ("index", "stream", "found", "rounds", "day")
+ARG_NAMES = ("index", "stream", "found", "rounds", "day", "record")
 
 # wk: the watch's keys by name (KEY_NAMES), wa: its arguments by name (ARG_NAMES).
 LUA = """
@@ -37,6 +40,7 @@ local function watch_apply(table_id, part, wk, wa)
   -- The keys by name, bound once: each one the script was handed in KEYS.
   local events_key, index_key, index_old_key = wk.events, wk.index, wk.index_old
   local repeated_key, last_key, rounds_key, found_key = wk.repeated, wk.last, wk.rounds, wk.found
+  local anchors_key = wk.anchors
   local watch = cjson.decode(part)
   local raised = {}
   local function raise(kind, data)
@@ -57,6 +61,10 @@ local function watch_apply(table_id, part, wk, wa)
     local seen = redis.call('HGET', index_key, fp) or redis.call('HGET', index_old_key, fp)
     if not seen then
       redis.call('HSET', index_key, fp, here .. ' ' .. round)
+      if wa.record == '1' then  -- for the record's lasting index (api/record/kgrams.py)
+        redis.call('RPUSH', anchors_key, fp .. ' ' .. here .. ' ' .. round)
+        redis.call('LTRIM', anchors_key, -tonumber(wa.rounds), -1)
+      end
     else
       local t, s, r = string.match(seen, '^(%S+) (%S+) (%d+)$')
       if (t ~= table_id or s ~= watch.shoe) and not named then
@@ -120,6 +128,7 @@ class IntegrityApply:
 
     keys: IntegrityKeys
     index_entries: int = INDEX_ENTRIES
+    recording: bool = False  # the record is on: new anchors also go to its lasting index
 
     @cached_property
     def _fixed(self) -> list[str]:
@@ -128,11 +137,12 @@ class IntegrityApply:
 
     def keys_of(self, table: str) -> list[str]:
         """The keys of a write of ``table``."""
-        return [*self._fixed, self.keys.rounds, self.keys.found(table)]
+        return [*self._fixed, self.keys.rounds, self.keys.anchors, self.keys.found(table)]
 
     def args(self, day: str) -> list[Any]:
         """The arguments of a write on ``day`` (UTC, ``YYYY-MM-DD``)."""
-        return [self.index_entries, STREAM_LENGTH, FOUND_PER_TABLE, ROUNDS_KEPT, day]
+        record = int(self.recording)
+        return [self.index_entries, STREAM_LENGTH, FOUND_PER_TABLE, ROUNDS_KEPT, day, record]
 
 
 def count_alerts(kinds: list[Any]) -> None:

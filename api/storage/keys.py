@@ -134,6 +134,7 @@ _INTEGRITY_NAMES = frozenset(
         "evaluator",
         "rounds",
         "folding",
+        "anchors",
     }
 )
 

@@ -236,4 +236,4 @@ def test_migrations_are_applied_once(record_app, database_url):
     database.ready()
     assert database.migrate() == []
     with psycopg.connect(database_url) as conn:
-        assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (1,)
+        assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (2,)
