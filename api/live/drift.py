@@ -87,9 +87,9 @@ class DriftWatch(Candidate):
         return True
 
     def _run(self) -> None:
-        while not self._stop.is_set():
+        # A period first: a process's first write starts this, and its round is noted already.
+        while not self._stop.wait(self.period):
             try:
                 self.step()
             except Exception:  # Redis away: the next pass tries again
                 log.warning("drift not evaluated; trying again", exc_info=True)
-            self._stop.wait(self.period)

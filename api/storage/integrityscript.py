@@ -34,6 +34,9 @@ KEY_NAMES = ("events", "index", "index_old", "repeated", "last", "rounds", "anch
 #: Its arguments, after the lobby's (``IntegrityApply.args``).
 ARG_NAMES = ("index", "stream", "found", "rounds", "day", "record")
 
+# A queue no process took from (no write for that long) is dropped: a cache of work, not data.
+QUEUE_SECONDS = 2 * 86_400
+
 # wk: the watch's keys by name (KEY_NAMES), wa: its arguments by name (ARG_NAMES).
 LUA = """
 local function watch_apply(table_id, part, wk, wa)
@@ -64,6 +67,7 @@ local function watch_apply(table_id, part, wk, wa)
       if wa.record == '1' then  -- for the record's lasting index (api/record/kgrams.py)
         redis.call('RPUSH', anchors_key, fp .. ' ' .. here .. ' ' .. round)
         redis.call('LTRIM', anchors_key, -tonumber(wa.rounds), -1)
+        redis.call('EXPIRE', anchors_key, QUEUE_SECONDS)
       end
     else
       local t, s, r = string.match(seen, '^(%S+) (%S+) (%d+)$')
@@ -99,6 +103,7 @@ local function watch_apply(table_id, part, wk, wa)
       redis.call('RPUSH', rounds_key, table_id .. ' ' .. wa.day .. ' ' .. tally.observed .. ' '
         .. tally.side .. ' ' .. expect)
       redis.call('LTRIM', rounds_key, -tonumber(wa.rounds), -1)
+      redis.call('EXPIRE', rounds_key, QUEUE_SECONDS)
     end
     -- Side bets newly exposed in the shoe (one that loses its edge and gains it again: again).
     local before = {}
@@ -119,7 +124,7 @@ local function watch_apply(table_id, part, wk, wa)
   end
   return raised
 end
-"""
+""".replace("QUEUE_SECONDS", str(QUEUE_SECONDS))
 
 
 @dataclass(frozen=True)
