@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from api.record.ledger import canonical_bytes
-from roads.chain import canonical
+from roads.chain import LINK_FIELDS, canonical
 
 TEXT = st.text(max_size=40)  # any Unicode: names are a client's text
 VALUES = st.recursive(
@@ -17,6 +17,10 @@ VALUES = st.recursive(
 )
 
 
-@given(st.dictionaries(TEXT, VALUES, max_size=8))
+# A write's own fields: never the link fields an export adds to it (canonical leaves them out).
+FIELDS = TEXT.filter(lambda key: key not in LINK_FIELDS)
+
+
+@given(st.dictionaries(FIELDS, VALUES, max_size=8))
 def test_the_ledgers_canonical_bytes_are_the_verifiers(write):
     assert canonical_bytes(write) == canonical(write)
