@@ -43,7 +43,7 @@ from roads.integrity import drift, repeats
 from roads.integrity.cutcard import DEFAULT_BEHIND, last_start
 from roads.integrity.dealing import dealt_cards
 from roads.integrity.shoewatch import WatchSettings, observed, watch_append
-from roads.integrity.shuffle import ALARM, ShuffleWatch
+from roads.integrity.shuffle import ALARM, ShuffleWatch, alarm_round
 from roads.odds import fresh_odds, shoe_odds
 from roads.simulator import deal_rounds, deal_shoe, shuffled_shoe
 
@@ -173,11 +173,7 @@ def drift_alarms(tables: int, shoes_a_day: int, processes: int) -> None:
 
 
 def unshuffled_round(shoe) -> int | None:
-    watch = ShuffleWatch()
-    for number, round in enumerate(deal_rounds(shoe), start=1):
-        if watch.see(dealt_cards([round])[0]).checkpoint().unshuffled:
-            return number
-    return None
+    return alarm_round(dealt_cards([round])[0] for round in deal_rounds(shoe))
 
 
 def replay_round(rounds, start: int) -> int | None:

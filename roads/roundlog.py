@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from itertools import compress, count
 
 from roads.cards import CARDS, Card
+from roads.integrity.dealing import dealt_order
 from roads.round import RESULTS, Round
 from roads.state import Reader, StateError, Writer
 
@@ -122,16 +123,22 @@ class RoundLog:
         """Whether every round was reported with its cards (true of an empty log)."""
         return all(flags & HAS_CARDS for flags in self.flags())
 
-    def cards_used(self) -> int:
-        """The fewest cards the rounds can have taken from the shoe: each round's cards, and 4
-        for a played round reported without them (a void one without cards may never have been
-        dealt)."""
-        flags = self.flags()
+    def cards_used(self, rounds: int | None = None) -> int:
+        """The fewest cards the first ``rounds`` rounds (all by default) can have taken from the
+        shoe: each round's cards, and 4 for a played round reported without them (a void one
+        without cards may never have been dealt). Nothing is decoded."""
+        encoded = len(self._headers) // 2
+        count = len(self) if rounds is None else min(rounds, len(self))
+        head = min(count, encoded)
+        flags = self._headers[0 : 2 * head : 2]
         cardless = flags.translate(_PLAYED_WITHOUT_CARDS).count(1)
-        dealt = sum(len(r.player_cards) + len(r.banker_cards) for r in self._rounds)
-        # Each encoded round with cards takes one byte for its sizes, then one a card.
-        encoded = self._headers[0::2].translate(_WITH_CARDS).count(1)
-        return dealt + len(self._cards) - encoded + 4 * cardless
+        # Each encoded round with cards takes one byte for its sizes, then one a card: the
+        # bytes before the first card record past the prefix, less one a record.
+        end = next((at for at in self._card_starts()[head:] if at >= 0), len(self._cards))
+        used = end - flags.translate(_WITH_CARDS).count(1) + 4 * cardless
+        for round in self._rounds[: count - head]:
+            used += len(round.cards()) or (0 if round.void else 4)
+        return used
 
     def dealt(self, first: int) -> tuple[list[int], list[int]] | None:
         """The cards of round ``first`` (1-based) on, in dealt order (Player, Banker, Player,
@@ -142,8 +149,7 @@ class RoundLog:
         for number, hands in enumerate(self._hands_from(first - 1), first):
             if hands is None:
                 return None
-            player, banker = hands
-            order = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
+            order = dealt_order(*hands)
             cards += order
             numbers += [number] * len(order)
         return cards, numbers

@@ -216,9 +216,10 @@ class Scorecard:
         :data:`~roads.cards.CARDS` order), as far as the reported cards tell."""
         return self._composition.left_each()
 
-    def cards_used(self) -> int:
-        """The fewest cards the shoe's rounds can have used (see :meth:`RoundLog.cards_used`)."""
-        return self._log.cards_used()
+    def cards_used(self, rounds: int | None = None) -> int:
+        """The fewest cards the shoe's first ``rounds`` rounds (all by default) can have used
+        (see :meth:`RoundLog.cards_used`)."""
+        return self._log.cards_used(rounds)
 
     def dealt(self, first: int = 1) -> tuple[list[int], list[int]] | None:
         """The card indices of round ``first`` on in the order they left the shoe, and each

@@ -17,8 +17,8 @@ from api.codecs.records import round_of
 from api.http.answers import services
 from api.http.auth import SECURITY, require_operator_key
 from api.http.integrityschemas import DriftDaySchema, DriftQuerySchema, TableIntegritySchema
-from api.live.drift import today
 from api.storage.errors import NotFound
+from api.storage.integrity import utc_day
 from roads import Scorecard
 from roads.integrity.drift import ALERT, FALSE_DISCOVERY, MIN_ROUNDS
 from roads.integrity.shoewatch import WatchSettings, shoe_report
@@ -66,7 +66,7 @@ def table_integrity(table):
                 "findings": alerts,
             }
         )
-    day = today()
+    day = utc_day()
     svc.drift.fold()
     drift = svc.drift.evaluate(day).get(table)
     return {
@@ -87,7 +87,7 @@ def drift_day(query):
     """A day's drift report across every table (UTC day; today by default): each table's tests
     against the exact chances, its p-value and its Benjamini-Hochberg adjusted p-value."""
     _watch_settings()
-    day = query.get("day") or today()
+    day = query.get("day") or utc_day()
     services().drift.fold()
     return {
         "day": day,

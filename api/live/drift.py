@@ -11,12 +11,11 @@ candidate is started by its first write (:meth:`DriftWatch.start`). Raising is i
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from api.codecs.jsontext import dumps_text
 from api.live.candidate import Candidate, holder_name
-from api.storage.integrity import IntegrityStore
+from api.storage.integrity import IntegrityStore, utc_day
 from roads.integrity.drift import ALERT, FALSE_DISCOVERY, fold, report
 
 log = logging.getLogger("roads.drift")
@@ -26,12 +25,6 @@ FOLD_BATCH = 5_000  # rounds taken at once
 FOLD_BATCHES = 200  # at most a million rounds a pass
 FOLD_LOCK_MS = 30_000
 LEASE_MS = 3 * 60_000  # outlives a pass; a holder that died is replaced within three minutes
-
-
-def today(offset_days: int = 0) -> str:
-    """The UTC day a write is tallied under, as the storage layer names it (``offset_days``
-    before today)."""
-    return time.strftime("%Y-%m-%d", time.gmtime(time.time() - 86_400 * offset_days))
 
 
 class DriftWatch(Candidate):
@@ -82,7 +75,7 @@ class DriftWatch(Candidate):
         if not self.store.lease(self.holder, LEASE_MS):
             return False
         self.fold()
-        for day in (today(1), today()):
+        for day in (utc_day(1), utc_day()):
             self.evaluate(day)
         return True
 

@@ -7,6 +7,7 @@ it.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +107,11 @@ return 0
 """)
 DAY_SECONDS = 40 * 86_400  # a day's tally is kept 40 days
 LAST_ID = f"{2**64 - 1}-{2**64 - 1}"  # the largest stream id
+
+
+def utc_day(offset_days: int = 0) -> str:
+    """The UTC day (``YYYY-MM-DD``) a write is tallied under, ``offset_days`` before today."""
+    return time.strftime("%Y-%m-%d", time.gmtime(time.time() - 86_400 * offset_days))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ trip, reading the update the write kept; on a cluster the committed updates foll
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -21,6 +20,7 @@ from api.codecs import records
 from api.codecs.lobbyupdate import Stored
 from api.plan.plan import Write
 from api.storage.errors import NotFound, Retired
+from api.storage.integrity import utc_day
 from api.storage.integrityscript import IntegrityApply, count_alerts
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
@@ -135,7 +135,7 @@ class RoundStore:
         token = self.versions.token()
         together = self.transport.cross_slot
         calls = [self._script(plan) for plan in plans]
-        day = time.strftime("%Y-%m-%d", time.gmtime())  # the integrity watch's tally's
+        day = utc_day()  # the integrity watch notes the writes' rounds under it
         per_write = 2 if together else 1  # the write script, and on one server the lobby's
         replies: list[WriteReply | None] = [None] * len(plans)
         waited: list[int] = []
@@ -213,7 +213,7 @@ class RoundStore:
         stored = [(table, update) for table, update in updates if update is not None]
         if not stored:
             return []
-        day = time.strftime("%Y-%m-%d", time.gmtime())
+        day = utc_day()
 
         def fill(commands: Any) -> None:
             for table, update in stored:

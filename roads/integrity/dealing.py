@@ -4,13 +4,16 @@ then the Player's third card, then the Banker's (DOMAIN: deal order)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from roads.cards import Card
 from roads.round import Round
 
+T = TypeVar("T", Card, int)
 
-def dealt_order(player: Sequence[Card], banker: Sequence[Card]) -> list[Card]:
-    """One round's cards as they came out of the shoe."""
+
+def dealt_order(player: Sequence[T], banker: Sequence[T]) -> list[T]:
+    """One round's cards (or their indices) as they came out of the shoe."""
     order = [player[0], banker[0], player[1], banker[1]]
     order.extend(player[2:])
     order.extend(banker[2:])

@@ -104,8 +104,7 @@ def watch_append(
             unshuffled = _unshuffled(after, number)
             if unshuffled is not None:
                 findings.append(unshuffled)
-    previous = None if number == 1 else _used_by(after, number - 1, dealt)
-    past = _past_cut_card(after, round, previous, settings.behind)
+    past = _past_cut_card(after, number, settings.behind)
     if past is not None:
         findings.append(Finding("impossible_cards", {"round": number, **past}))
     return AppendWatch(
@@ -144,24 +143,11 @@ def _by_round(cards: list[int], numbers: list[int]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _past_cut_card(
-    after: Scorecard, round: Round, previous: int | None, behind: int
-) -> dict[str, Any] | None:
-    """``previous``: the cards the round before this one used."""
-    before = after.cards_used() - _used(round)
-    start = None if previous is None else before - previous
-    return cutcard.past_cut_card(before, start, decks=after.decks, behind=behind)
-
-
-def _used(round: Round) -> int:
-    return len(round.cards()) or (0 if round.void else 4)
-
-
-def _used_by(after: Scorecard, number: int, dealt: tuple[list[int], list[int]] | None) -> int:
-    """The cards round ``number`` used (``dealt``: the shoe's cards from before it, if known)."""
-    if dealt is not None and number in dealt[1]:
-        return dealt[1].count(number)
-    return _used(after.rounds[number - 1])
+def _past_cut_card(after: Scorecard, number: int, behind: int) -> dict[str, Any] | None:
+    """The finding when round ``number`` is the first to start past the cut card's last hand."""
+    before = after.cards_used(number - 1)
+    previous = None if number == 1 else after.cards_used(number - 2)
+    return cutcard.past_cut_card(before, previous, decks=after.decks, behind=behind)
 
 
 def _exposed(

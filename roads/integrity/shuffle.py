@@ -140,6 +140,16 @@ def rounds_test(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) -> 
     return test
 
 
+def alarm_round(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) -> int | None:
+    """The first round (1-based; each the indices of its cards in dealt order) at whose end the
+    test calls the shoe unshuffled, or ``None``."""
+    watch = ShuffleWatch(decks)
+    for number, cards in enumerate(rounds, start=1):
+        if watch.see(cards).checkpoint().unshuffled:
+            return number
+    return None
+
+
 def shuffle_test(cards: Iterable[int], decks: int = DEFAULT_DECKS) -> ShuffleTest:
     """The test over a sequence of dealt cards (indices) from the shoe's start, the evidence
     taken once at its end."""

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from api.live.drift import today
+from api.storage.integrity import utc_day
 from roads import Round
 from roads.badshoes import maker_order, riffled_once
 from roads.integrity import drift
@@ -255,7 +255,7 @@ def test_the_drift_evaluator_raises_alerts_with_nobody_reading(app, client, back
     assert evaluator.step() or other.step()  # whichever holds the lease evaluates
     assert not (evaluator.step() and other.step())  # never both
     (found,) = findings(client, "drift", table="bent")
-    assert found["day"] == today() and found["rounds"] == 60
+    assert found["day"] == utc_day() and found["rounds"] == 60
 
 
 def metric(client, name, label):

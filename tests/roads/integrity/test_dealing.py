@@ -46,3 +46,6 @@ def test_the_dealt_cards_are_the_same_however_the_scorecard_was_made(rounds, fir
     for card in (batch, stepped, restored, Scorecard.from_bytes(batch.to_bytes())):
         assert card.dealt(first) == expected
         assert card.cards_used() == sum(len(r.cards()) or (0 if r.void else 4) for r in rounds)
+        for upto in (first - 1, len(rounds) // 2):
+            used = sum(len(r.cards()) or (0 if r.void else 4) for r in rounds[:upto])
+            assert card.cards_used(upto) == used

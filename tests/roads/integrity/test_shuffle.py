@@ -10,17 +10,20 @@ from hypothesis import strategies as st
 
 from roads.badshoes import NEW_DECK, maker_order, perfect_riffle, riffled_once, shoe_riffled_once
 from roads.integrity.dealing import dealt_cards
-from roads.integrity.shuffle import ALARM, NEIGHBOURS, ShuffleWatch, rounds_test, shuffle_test
+from roads.integrity.shuffle import (
+    ALARM,
+    NEIGHBOURS,
+    ShuffleWatch,
+    alarm_round,
+    rounds_test,
+    shuffle_test,
+)
 from roads.simulator import deal_rounds, shuffled_shoe
 
 
 def detection_round(shoe) -> int | None:
     """The round at whose end the test first calls the shoe unshuffled."""
-    watch = ShuffleWatch()
-    for number, round in enumerate(deal_rounds(shoe), start=1):
-        if watch.see(dealt_cards([round])[0]).checkpoint().unshuffled:
-            return number
-    return None
+    return alarm_round(dealt_cards([round])[0] for round in deal_rounds(shoe))
 
 
 def test_every_card_has_two_neighbours_of_its_suit_one_rank_away():
