@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from roads.errors import RoadsError
-from roads.patterns import Pattern
+from roads.patterns import Pattern, Reach
 
 
 class PatternError(RoadsError):
@@ -75,4 +75,9 @@ def parse_expression(text: str) -> Pattern:
             for (_, n, more), length in zip(terms, window, strict=True)
         )
 
-    return Pattern(f"custom:{canonical}", canonical, f"the last columns read {canonical}", test)
+    # "X3" tells 3 from 4; "X3+" tells nothing apart from 3 up
+    cap = max(n if more else n + 1 for _, n, more in terms)
+    reach = Reach(len(terms), cap)
+    return Pattern(
+        f"custom:{canonical}", canonical, f"the last columns read {canonical}", test, reach
+    )

@@ -70,13 +70,25 @@ class Thresholds:
 
 
 @dataclass(frozen=True)
+class Reach:
+    """How much of a road a pattern's test reads: only the last ``columns`` columns, and no
+    difference between lengths of ``cap`` or more. A road's state kept to that much is all the
+    test needs, which keeps the chance of the pattern (:mod:`roads.rarity`) a small, exact sum."""
+
+    columns: int
+    cap: int
+
+
+@dataclass(frozen=True)
 class Pattern:
-    """A Good Road: its id, display name, one-line description and test."""
+    """A Good Road: its id, display name, one-line description and test, and how much of the
+    road the test reads (``None``: not stated)."""
 
     id: str
     name: str
     description: str
     test: Test
+    reach: Reach | None = None
 
     def matches(self, sides: Sequence[str], lengths: Sequence[int]) -> bool:
         return self.test(sides, lengths)
@@ -175,36 +187,42 @@ def build_patterns(t: Thresholds = Thresholds()) -> tuple[Pattern, ...]:
                 f"{name} Streak",
                 f"the last column is {name} with {t.streak} or more in a row",
                 streak(side, t),
+                Reach(1, t.streak),
             ),
             Pattern(
                 f"{key}_ping_pong",
                 f"{name} Ping Pong",
                 f"the last {t.ping_pong} columns are single results, the last one {name}",
                 ping_pong(side, t),
+                Reach(t.ping_pong, 2),
             ),
             Pattern(
                 f"{key}_one_two",
                 f"{name} One-Two",
                 f"the last {t.one_two} columns alternate one {name} and two {other}",
                 one_two(side, t),
+                Reach(t.one_two, 3),
             ),
             Pattern(
                 f"{key}_sandwich",
                 f"{name} Sandwich",
                 f"the last {t.sandwich} {name} columns are single, between {other} columns",
                 sandwich(side, t),
+                Reach(2 * t.sandwich, 2),
             ),
             Pattern(
                 f"{key}_separated",
                 f"{name} Separated",
                 f"the last {t.separated} {name} columns alternate single and two or more",
                 separated(side, t),
+                Reach(2 * t.separated, 2),
             ),
             Pattern(
                 f"change_to_{key}",
                 f"Change to {name}",
                 f"{name} wins right after a {other} streak of {t.change} or more",
                 change_to(side, t),
+                Reach(2, t.change),
             ),
         ]
     order = [0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11]  # Banker and Player of each kind together
@@ -215,12 +233,14 @@ def build_patterns(t: Thresholds = Thresholds()) -> tuple[Pattern, ...]:
             "Double Jump",
             f"the last {t.double_jump} columns are two each (the last may be in progress)",
             double_jump(t),
+            Reach(t.double_jump, 3),
         ),
         Pattern(
             "sticky_pairs",
             "Sticky Pairs",
             f"the last {t.sticky_pairs} columns are two or more each",
             sticky_pairs(t),
+            Reach(t.sticky_pairs, 2),
         ),
     ]
     return tuple(patterns)
@@ -282,72 +302,84 @@ def build_asia_patterns() -> tuple[Pattern, ...]:
             "Long Banker",
             "the last column is Banker with 4 or more in a row",
             long_["B"],
+            Reach(1, 4),
         ),
         Pattern(
             "chang_xian",
             "Long Player",
             "the last column is Player with 4 or more in a row",
             long_["P"],
+            Reach(1, 4),
         ),
         Pattern(
             "dan_tiao",
             "Ping Pong",
             "the last 4 columns are single results: Banker and Player alternate",
             last_lengths(one, one, one, one),
+            Reach(4, 2),
         ),
         Pattern(
             "shuang_tiao",
             "Double Ping Pong",
             "the last 4 columns are two each: BB PP BB PP",
             last_lengths(two, two, two, two),
+            Reach(4, 3),
         ),
         Pattern(
             "yi_ting_liang_fang",
             "One Hall Two Rooms",
             "the last 4 columns are one, two, one, two: BPP BPP or PBB PBB",
             last_lengths(one, two, one, two),
+            Reach(4, 3),
         ),
         Pattern(
             "feng_zhuang_tiao",
             "Banker Always Jumps",
             "the last 3 Banker columns are single",
             side_lengths("B", one, one, one),
+            Reach(6, 2),
         ),
         Pattern(
             "feng_xian_tiao",
             "Player Always Jumps",
             "the last 3 Player columns are single",
             side_lengths("P", one, one, one),
+            Reach(6, 2),
         ),
         Pattern(
             "feng_zhuang_chi",
             "Banker Always Sticks",
             "Banker again after 2 Banker columns of two or more",
             sticks_again("B"),
+            Reach(5, 2),
         ),
         Pattern(
             "feng_xian_chi",
             "Player Always Sticks",
             "Player again after 2 Player columns of two or more",
             sticks_again("P"),
+            Reach(5, 2),
         ),
         Pattern(
             "pai_pai_chi",
             "Side by Side Sticks",
             "the last 2 columns are two or more each",
             last_lengths(two_or_more, two_or_more),
+            Reach(2, 2),
         ),
         Pattern(
             "ge_chi_zhuang",
             "Banker Sticks Every Other",
             "the last 4 Banker columns are one, two or more, one, two or more",
             side_lengths("B", one, two_or_more, one, two_or_more),
+            Reach(8, 2),
         ),
         Pattern(
             "ge_chi_xian",
             "Player Sticks Every Other",
             "the last 4 Player columns are one, two or more, one, two or more",
             side_lengths("P", one, two_or_more, one, two_or_more),
+            Reach(8, 2),
         ),
     )
 
