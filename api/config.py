@@ -76,6 +76,9 @@ class Settings:
       fewest cards behind the cut card (14; seed 002's house rule is 52);
       ``ROADS_INTEGRITY_INDEX``: k-grams in each of the repeat index's two generations
       (1,000,000). See ``docs/operations.md``.
+    - ``ROADS_RARITY_HANDS``: the hands of the shoe that the chance beside a run or a Good Road
+      is stated for (80: what a shoe of 8 decks with the cut card 14 cards from the back deals
+      on average; 1 to 104).
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
       default; ``0`` turns it off). See ``docs/operations.md``.
     """
@@ -116,6 +119,7 @@ class Settings:
     side_bets_close_after: str = ""
     cut_card_behind: int = 14
     integrity_index: int = 1_000_000
+    rarity_hands: int = 80
 
     @property
     def recording(self) -> bool:
@@ -166,7 +170,17 @@ class Settings:
             side_bets_close_after=_close_after(env),
             cut_card_behind=_number(env, "ROADS_CUT_CARD_BEHIND", 14, int),
             integrity_index=_number(env, "ROADS_INTEGRITY_INDEX", 1_000_000, int),
+            rarity_hands=_hands(env),
         )
+
+
+def _hands(env: Mapping[str, str]) -> int:
+    """The hands of the shoe a run's or a Good Road's chance is stated for (1 to 104: the most
+    a shoe of 8 decks deals)."""
+    hands = _number(env, "ROADS_RARITY_HANDS", 80, int)
+    if not 1 <= hands <= 104:
+        raise ConfigError(f"ROADS_RARITY_HANDS is 1 to 104 hands (8 decks), not {hands}")
+    return hands
 
 
 def _close_after(env: Mapping[str, str]) -> str:

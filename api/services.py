@@ -110,6 +110,7 @@ class Services:
             state_ttl=settings.state_ttl,
             clock=at,
             integrity=integrity,
+            hands=settings.rarity_hands,
         )
         tables = Tables(transport, keys, versions, lobby, at, cold)
         integrity_store = IntegrityStore(transport, keys.integrity)
@@ -125,7 +126,9 @@ class Services:
             versions=versions,
             tables=tables,
             rounds=rounds,
-            writer=Writer(rounds, tables, watch=watch_settings(settings)),
+            writer=Writer(
+                rounds, tables, watch=watch_settings(settings), hands=settings.rarity_hands
+            ),
             reads=reads,
             lobby=lobby,
             lobby_answers=Memo(8 * 1024 * 1024),

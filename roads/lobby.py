@@ -17,6 +17,7 @@ from typing import Any
 from roads.goodroads import good_roads_of
 from roads.odds import edge_of, favourable_bets
 from roads.patterns import PATTERNS, Pattern
+from roads.rarity import LobbyFigures
 from roads.scorecard import Scorecard
 from roads.tileroads import tile_roads
 
@@ -56,17 +57,30 @@ class RoadShape:
         return cls(data["sides"], tuple(data["lengths"]), tuple(data["cells"]))
 
 
-def streaks(scorecard: Scorecard) -> dict[str, dict[str, dict[str, Any]]]:
-    """Current and longest run of each lobby road."""
+def streaks(
+    scorecard: Scorecard, figures: LobbyFigures | None = None
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Current and longest run of each lobby road; with ``figures``, the current run also has
+    its ``chance`` in a shoe and its ``lobby_chance`` across the lobby's tables
+    (:mod:`roads.rarity`; ``None`` without a run)."""
     every = scorecard.streaks()
-    return {road: every[road] for road in LOBBY_ROADS}
+    found = {road: every[road] for road in LOBBY_ROADS}
+    if figures is not None:
+        for road, runs in found.items():
+            side, length = runs["current"]["side"], runs["current"]["length"]
+            runs["current"] = {**runs["current"], **figures.of_run(road, side, length)}
+    return found
 
 
 def summary(
-    scorecard: Scorecard, variant: str = "standard", odds: Mapping[str, Any] | None = None
+    scorecard: Scorecard,
+    variant: str = "standard",
+    odds: Mapping[str, Any] | None = None,
+    figures: LobbyFigures | None = None,
 ) -> dict[str, Any]:
     """A table tile's data for this shoe: ``rounds_played``, ``recent`` (the last
-    :data:`RECENT` results, oldest first), ``streaks`` of every lobby road, ``good_roads``
+    :data:`RECENT` results, oldest first), ``streaks`` of every lobby road (each current run
+    with its chance, :func:`streaks` with ``figures``), ``good_roads``
     (``pattern`` and ``since_round`` of each built-in pattern matched now) and ``edge``: the
     bets whose return is above 100% for the next round under ``variant``, with their returns
     (:func:`roads.odds.favourable_bets`, or read from ``odds``, :func:`roads.odds.shoe_odds` of
@@ -76,7 +90,7 @@ def summary(
     return {
         "rounds_played": len(scorecard),
         "recent": scorecard.recent(RECENT),
-        "streaks": streaks(scorecard),
+        "streaks": streaks(scorecard, figures),
         "good_roads": [
             {"pattern": found["pattern"], "since_round": found["since_round"]}
             for found in scorecard.good_roads()
@@ -92,12 +106,13 @@ def run_changes(
     """How the current run of each lobby road changed from ``before`` to ``after`` (both as
     returned by :func:`streaks`; ``before`` is ``None`` for a new shoe or a rebuilt one):
     ``"grew"`` when it is the same side or colour and longer, ``"new"`` when another run took
-    its place (or anything else changed it), and absent when the road did not change."""
+    its place (or anything else changed it), and absent when the road did not change (the
+    chance beside a run is not a change of it)."""
     changes = {}
     for road in LOBBY_ROADS:
         new = after[road]["current"]
         old = before[road]["current"] if before is not None else None
-        if old == new:
+        if old is not None and (old["side"], old["length"]) == (new["side"], new["length"]):
             continue
         grew = old is not None and new["side"] == old["side"] and new["length"] > old["length"]
         changes[road] = "grew" if grew and new["side"] is not None else "new"

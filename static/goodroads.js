@@ -2,7 +2,7 @@
 // twelve and two more, or the Asian lobbies' twelve: 长庄, 单跳, 一厅两房 ...), remembered in this
 // browser, and the tables that match one now. Every pattern is enabled at first (seed 003); a
 // player reading Chinese starts with the Asian profile.
-import { current, t } from "./i18n.js";
+import { current, lobbyRarity, rarity, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { el, tileNode } from "./tiles.js";
 
@@ -97,7 +97,8 @@ export class GoodRoads {
     status.textContent = matching.length ? t("good.count", { n: matching.length }) : t("good.none");
     const view = this.lobby.view();
     grid.replaceChildren(...matching.map(({ tile, found }) => tileNode(tile, view,
-      found.map((f) => t("good.since", { pattern: t(`pattern.${f.pattern}.name`), n: f.since_round })))));
+      found.map((f) => [t("good.since", { pattern: t(`pattern.${f.pattern}.name`), n: f.since_round }),
+        rarity(this.chance(f.pattern))].filter(Boolean).join(" · ")))));
     this.count(matching.length);
   }
 
@@ -105,6 +106,20 @@ export class GoodRoads {
     const badge = $("#good-count");
     badge.hidden = !tables;
     badge.textContent = tables;
+  }
+
+  // The chance that a shoe shows `pattern` (/v1/patterns), null for one the profile lacks.
+  chance(pattern) {
+    return this.patterns.find((p) => p.id === pattern)?.chance ?? null;
+  }
+
+  // How unusual `pattern` is, as a notice says it: in a shoe, and at one of the lobby's tables.
+  unusual(pattern) {
+    const chance = this.chance(pattern);
+    if (chance == null) return "";
+    const tables = this.lobby.tiles().size;
+    const lobby = lobbyRarity(1 - (1 - chance) ** tables, tables);
+    return [rarity(chance), lobby].filter(Boolean).join(" · ");
   }
 
   // A `good_road` event: a watched pattern starting on a table is worth a notice.

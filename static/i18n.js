@@ -72,6 +72,31 @@ export const percent = (fraction) => new Intl.NumberFormat(language, {
   style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2,
 }).format(fraction);
 
+// The fewest shoes a chance of 0 was seen in none of: the simulated table behind derived roads.
+const SIMULATED_SHOES = 1000000;
+
+// How unusual a run or a Good Road is, from its chance in a shoe (roads/rarity.py): "1 shoe in
+// 7"; a chance above one half as a share of shoes ("in 87% of shoes"); "" without a chance.
+export function rarity(chance) {
+  if (chance == null) return "";
+  if (chance === 0) return t("rarity.rarer", { n: SIMULATED_SHOES });
+  if (chance > 0.5) return t("rarity.share", { p: share(chance) });
+  return t("rarity.one_in", { n: Math.round(1 / chance) });
+}
+
+// The chance that at least one of the lobby's `tables` tables shows it: "at least one of 40
+// tables: 99%" ("" for a lobby of one table, where it says nothing more).
+export function lobbyRarity(lobbyChance, tables) {
+  if (lobbyChance == null || tables < 2) return "";
+  return t("rarity.lobby", { n: tables, p: share(lobbyChance) });
+}
+
+// A share to 3 significant digits; one that would round to 100% is "> 99.9%" (it is not sure).
+const share = (fraction) => {
+  const format = new Intl.NumberFormat(language, { style: "percent", maximumSignificantDigits: 3 });
+  return fraction >= 0.9995 ? `> ${format.format(0.999)}` : format.format(fraction);
+};
+
 // The page's own texts: `data-i18n="key"` sets an element's text; `data-i18n-attr="attr:key;…"`
 // its attributes (aria-label, title, placeholder).
 export function translate(root) {

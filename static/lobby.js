@@ -215,7 +215,9 @@ function onFrame({ changed: touched, removed }, frame) {
     if (runGrew(before, after)) state.grown.add(table);
     for (const found of goodRoadsStarted(before, after)) {
       if (!goodRoads.notices({ table, pattern: found.pattern, state: "start" })) continue;
-      toast(t("toast.good", { pattern: t(`pattern.${found.pattern}.name`), table: after.name ?? table }), table);
+      const said = t("toast.good", { pattern: t(`pattern.${found.pattern}.name`), table: after.name ?? table });
+      const unusual = goodRoads.unusual(found.pattern);
+      toast(unusual ? `${said} · ${unusual}` : said, table);
       setTimeout(() => flash(table), 300);
     }
   }

@@ -3,7 +3,7 @@
 // the bets above 100%. Everything is said in words too, for screen readers. The road is drawn
 // here as SVG from the cells the tile carries (the lobby's frames keep them): no request.
 import { roadSvg, TILE_COLUMNS, tileCells } from "/client/index.js";
-import { percent, t } from "./i18n.js";
+import { percent, rarity, t } from "./i18n.js";
 
 // Columns a tile shows of its road: all the tile carries (every road's cells are the same size).
 export const TILE_COLS = TILE_COLUMNS;
@@ -33,14 +33,19 @@ export function describeRoad(road, streaks) {
   });
 }
 
+// A run is worth its "1 shoe in 7" beside it when fewer than this share of shoes show one.
+const UNUSUAL = 0.5;
+
 // The current run on a road: the side's letter on the Big Road ("B × 4"), a red or blue dot on
-// a derived road (a letter there would read as Banker or Player).
+// a derived road (a letter there would read as Banker or Player); how unusual it is in its
+// label, and beside it when it is unusual.
 export function runBadge(road, streaks) {
   const run = streaks[road].current;
   const longest = streaks[road].longest.length;
   const title = t("tile.run", { road: roadName(road), n: longest });
   if (!run.side) return el("span", { className: "streak", title, textContent: "–" });
-  const label = `${describeRoad(road, streaks)}. ${title}`;
+  const seen = rarity(run.chance);
+  const label = `${describeRoad(road, streaks)}${seen ? ` (${seen})` : ""}. ${title}`;
   const badge = el("span", { className: `streak ${run.side}`, title: label });
   badge.setAttribute("role", "img");
   badge.setAttribute("aria-label", label);
@@ -51,6 +56,11 @@ export function runBadge(road, streaks) {
   const count = el("span", { textContent: ` × ${run.length}` });
   count.setAttribute("aria-hidden", "true");
   badge.append(mark, count);
+  if (run.chance != null && run.chance < UNUSUAL) {
+    const note = el("small", { className: "rarity", textContent: seen });
+    note.setAttribute("aria-hidden", "true");
+    badge.append(note);
+  }
   return badge;
 }
 

@@ -14,7 +14,7 @@ each next frame in order; a delta names only what changed since the frame before
   by as many, and so does ``version`` unless the delta names it; ``recent`` whole instead when
   it changed otherwise (a new shoe, a correction, a void);
 - ``runs``: the current run of each lobby road, in :data:`roads.lobby.LOBBY_ROADS` order, as
-  ``[side, length]``, ``null`` where it did not change (the tile's
+  ``[side, length, chance, lobby_chance]``, ``null`` where it did not change (the tile's
   ``streaks[road]["current"]`` in a third of the bytes); a run longer than the road's longest
   is its longest too; ``streaks``: only the longest runs that changed otherwise
   (``{road: {"longest": ...}}``), merged into the tile's;
@@ -100,17 +100,22 @@ def _gained(old: Tile, new: Tile) -> list[str] | None:
 def _streak_changes(
     before: Mapping[str, Any], after: Mapping[str, Any]
 ) -> tuple[list[list | None], dict[str, dict]]:
-    """The current runs that changed, as ``[side, length]``, and the longest that changed."""
+    """The current runs that changed, as ``[side, length, chance, lobby_chance]``, and the
+    longest that changed."""
     runs: list[list | None] = []
     longest = {}
     for road in LOBBY_ROADS:
         streak, old = after[road], before.get(road) or {}
         current, moved = streak["current"], streak["current"] != old.get("current")
-        runs.append([current["side"], current["length"]] if moved else None)
+        run = [current["side"], current["length"]]
+        if "chance" in current:  # a tile stored before runs had their chance has none
+            run += [current["chance"], current["lobby_chance"]]
+        runs.append(run if moved else None)
         if streak["longest"] == old.get("longest"):
             continue
         grown = (old.get("longest") or {}).get("length", 0) < current["length"]
-        if not (moved and grown and streak["longest"] == current):  # else the run says it
+        said = streak["longest"] == {"side": run[0], "length": run[1]}
+        if not (moved and grown and said):  # else the run says it
             longest[road] = {"longest": streak["longest"]}
     return (runs if any(run is not None for run in runs) else []), longest
 
@@ -212,6 +217,8 @@ def _apply_delta(tile: Tile, delta: Mapping[str, Any]) -> None:
         if run is not None:
             streak = tile["streaks"][road]
             streak["current"] = {"side": run[0], "length": run[1]}
+            if len(run) > 2:
+                streak["current"].update(chance=run[2], lobby_chance=run[3])
             if run[1] > streak["longest"]["length"]:
                 streak["longest"] = {"side": run[0], "length": run[1]}
     for road, change in zip(LOBBY_ROADS, delta.get("cells", ()), strict=False):

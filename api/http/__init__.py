@@ -26,6 +26,7 @@ from api.http import (
     lobby,
     odds,
     pages,
+    rarity,
     rounds,
     tables,
 )
@@ -62,6 +63,7 @@ def register(app: Flask) -> RoadsApi:
         archive.blp,
         history.blp,
         integrity.blp,
+        rarity.blp,
     ):
         api.register_blueprint(blueprint)
     return api

@@ -21,6 +21,7 @@ from api.metrics import read_cache
 from api.storage.lobby import sorted_by_streak
 from roads.expressions import parse_expression
 from roads.patterns import PROFILES, Pattern
+from roads.rarity import pattern_chance
 
 blp = Blueprint(
     "lobby", __name__, description="The multi-table lobby: every table at once, Good Roads."
@@ -29,17 +30,22 @@ blp.ARGUMENTS_PARSER = QueryMemoParser()  # every lobby client sends the same fe
 
 
 @functools.cache
-def pattern_list(profile: str, lang: str) -> tuple[bytes, str]:
-    """The answer of ``/v1/patterns`` for a profile and a language, and its ETag (made once)."""
+def pattern_list(profile: str, lang: str, hands: int) -> tuple[bytes, str]:
+    """The answer of ``/v1/patterns`` for a profile and a language, and its ETag (made once);
+    each pattern's ``chance`` is of a shoe of ``hands`` hands."""
     patterns = []
     for pattern in PROFILES[profile]:
         name, description = pattern_text(lang, pattern.id)
-        patterns.append({"id": pattern.id, "name": name, "description": description})
+        chance = pattern_chance(pattern, hands).value
+        patterns.append(
+            {"id": pattern.id, "name": name, "description": description, "chance": chance}
+        )
     body = dumps(
         {
             "profile": profile,
             "profiles": list(PROFILES),
             "lang": lang,
+            "hands": hands,
             "patterns": patterns,
             "custom": catalogue(lang)["patterns.custom_help"],
         }
@@ -56,9 +62,11 @@ def patterns(query):
     Each pattern with its id, name and a one-line description, in ``lang`` (the lobby page's
     languages). ``profile=classic`` (the default) has the multi-table lobby's twelve and two
     more; ``profile=asia`` the twelve good roads of Asian lobbies (长庄, 单跳, 一厅两房 ...).
+    Each pattern's ``chance`` is that a shoe of ``hands`` hands shows it at least once
+    (``/v1/rarity``).
     Every built-in pattern, of either profile, can be asked for in ``/v1/good-roads`` and
     comes in the ``good_road`` events."""
-    body, etag = pattern_list(query["profile"], query["lang"])
+    body, etag = pattern_list(query["profile"], query["lang"], services().settings.rarity_hands)
     unchanged = not_modified(etag)
     if unchanged is not None:
         return unchanged

@@ -7,7 +7,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.http.responses import StreaksSchema
+from api.http.responses import StreakSchema
 from roads.lobby import LOBBY_ROADS
 
 
@@ -15,12 +15,19 @@ class PatternSchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     description = fields.String(required=True)
+    chance = fields.Float(
+        required=True,
+        metadata={"description": "The chance that a shoe of ``hands`` hands shows it (exact)."},
+    )
 
 
 class PatternsSchema(ma.Schema):
     profile = fields.String(required=True)
     profiles = fields.List(fields.String(), required=True)
     lang = fields.String(required=True)
+    hands = fields.Integer(
+        required=True, metadata={"description": "The hands of the shoe each chance is of."}
+    )
     patterns = fields.List(fields.Nested(PatternSchema), required=True)
     custom = fields.String(
         required=True, metadata={"description": "How to write a pattern of your own."}
@@ -55,6 +62,34 @@ class TileRoadSchema(ma.Schema):
     lead = fields.Integer(metadata={"description": "Big Road: the ties before its first cell."})
 
 
+class CurrentRunSchema(StreakSchema):
+    """A tile's current run, with how unusual it is (``roads.rarity``; null without a run)."""
+
+    chance = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "The chance that a shoe (ROADS_RARITY_HANDS hands) shows a run at "
+            "least this long of this side (Big Road) or colour (derived roads)."
+        },
+    )
+    lobby_chance = fields.Float(
+        allow_none=True,
+        metadata={"description": "The chance that at least one of the lobby's tables does."},
+    )
+
+
+class TileRunsSchema(ma.Schema):
+    current = fields.Nested(CurrentRunSchema, required=True)
+    longest = fields.Nested(StreakSchema, required=True)
+
+
+class TileStreaksSchema(ma.Schema):
+    big_road = fields.Nested(TileRunsSchema, required=True)
+    big_eye_boy = fields.Nested(TileRunsSchema, required=True)
+    small_road = fields.Nested(TileRunsSchema, required=True)
+    cockroach_road = fields.Nested(TileRunsSchema, required=True)
+
+
 class TileSchema(ma.Schema):
     table = fields.String(required=True)
     name = fields.String(required=True)
@@ -63,7 +98,7 @@ class TileSchema(ma.Schema):
     version = fields.Integer(required=True)
     rounds_played = fields.Integer(required=True)
     recent = fields.List(fields.String(), required=True)
-    streaks = fields.Nested(StreaksSchema, required=True)
+    streaks = fields.Nested(TileStreaksSchema, required=True)
     good_roads = fields.List(fields.Nested(GoodRoadRefSchema), required=True)
     edge = fields.Dict(
         keys=fields.String(),

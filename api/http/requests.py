@@ -258,7 +258,7 @@ class LobbyQuerySchema(ma.Schema):
     )
 
 
-def _expression(text: str) -> str:
+def custom_expression(text: str) -> str:
     """A custom pattern as :data:`EXPRESSION_SYNTAX` writes it; the error names the term."""
     try:
         parse_expression(text)
@@ -303,7 +303,7 @@ class GoodRoadsQuerySchema(ma.Schema):
     custom = fields.List(
         Text(
             validate=[
-                _expression,
+                custom_expression,
                 Matches(EXPRESSION_SYNTAX, "separate a custom pattern's terms by single spaces"),
             ]
         ),

@@ -14,6 +14,7 @@ from api.codecs.tiles import encode_summary
 from api.plan.roadevents import TableEvent, encode_event
 from roads import Scorecard
 from roads.lobby import RoadShape, run_changes, summary
+from roads.rarity import LobbyFigures
 
 
 def lobby_update(
@@ -26,11 +27,13 @@ def lobby_update(
     before: dict[str, Any] | None,
     events: Iterable[TableEvent],
     watch: str = "",
+    figures: LobbyFigures | None = None,
 ) -> LobbyUpdate:
     """The update of a write that left the shoe at ``version`` with ``scorecard``; ``before``:
     the lobby roads' streaks before it (``None`` for a new or rebuilt shoe: no run grew);
-    ``odds``: the shoe's, when worked out already."""
-    tile = summary(scorecard, variant, odds)
+    ``odds``: the shoe's, when worked out already; ``figures``: what the tile states beside
+    each current run."""
+    tile = summary(scorecard, variant, odds, figures)
     return LobbyUpdate(
         shoe=shoe,
         summary=encode_summary(shoe, version, tile),

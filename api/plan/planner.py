@@ -20,6 +20,7 @@ from roads import Round, Scorecard
 from roads.delta import Tails
 from roads.integrity.shoewatch import WatchSettings
 from roads.odds import shoe_odds
+from roads.rarity import LobbyFigures
 from roads.shoe import ShoeHead
 
 
@@ -70,16 +71,18 @@ def plan_append(
     base: Base,
     *,
     watch: WatchSettings | None = None,
+    figures: LobbyFigures | None = None,
 ) -> Write:
     """Append round ``number`` to the shoe as ``base`` has it. ``base``'s scorecard gets the
     round (in place); a round the shoe cannot hold raises a rules error, and the scorecard is
-    then unchanged. ``watch``: the integrity watch's settings (``None``: off)."""
+    then unchanged. ``watch``: the integrity watch's settings (``None``: off); ``figures``:
+    what the tile states beside each current run (``None``: nothing)."""
     scorecard = base.scorecard
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
     change = Change("round", table, shoe, number, round, base.version + 1, scorecard, tails=tails)
     streaks = tails.small["streaks"] if tails else None
-    return _plan(change, base.head, base.variant, streaks, watch)
+    return _plan(change, base.head, base.variant, streaks, watch, figures=figures)
 
 
 def plan_rewrite(
@@ -93,6 +96,7 @@ def plan_rewrite(
     version: int,
     variant: str,
     watch: WatchSettings | None = None,
+    figures: LobbyFigures | None = None,
 ) -> Write:
     """Correct (``kind`` ``correction``) or void round ``number`` of a shoe whose rounds are
     ``rounds`` at ``version``: it becomes ``new``."""
@@ -100,7 +104,7 @@ def plan_rewrite(
     after = Scorecard.from_rounds([*rounds[: number - 1], new, *rounds[number:]])
     change = Change(kind, table, shoe, number, new, version + 1, after, before=before)
     part = rewrite_part(table, shoe, number, rounds[number - 1], new, settings=watch)
-    return _plan(change, None, variant, None, None, part)
+    return _plan(change, None, variant, None, None, part, figures=figures)
 
 
 def _plan(
@@ -110,6 +114,8 @@ def _plan(
     streaks: dict[str, Any] | None,
     watch: WatchSettings | None,
     watch_part: str = "",
+    *,
+    figures: LobbyFigures | None = None,
 ) -> Write:
     """The plan of ``change``; ``streaks``: the lobby roads' streaks before it (``None``: no run
     grew, as for a new shoe or a rewritten one). The shoe's odds are worked out once, for its
@@ -151,5 +157,6 @@ def _plan(
             before=streaks,
             events=events,
             watch=watch_part,
+            figures=figures,
         ),
     )

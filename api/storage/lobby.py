@@ -74,6 +74,10 @@ class Lobby:
         found = self.transport.script(LOBBY_RETIRE, retire_keys(self.keys), [table, STREAM_LENGTH])
         return bool(found)
 
+    def size(self) -> int:
+        """How many tables the lobby lists."""
+        return int(self.transport.command("HLEN", self.keys.tables))
+
     def cursor(self) -> tuple[str, int]:
         """(epoch, lobby sequence number): what every lobby answer is cached under."""
         epoch, seq = self.transport.multi([("GET", self.keys.epoch), ("GET", self.keys.seq)])

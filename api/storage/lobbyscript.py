@@ -29,13 +29,14 @@ from api.storage.keys import LobbyKeys
 from api.storage.scripts import Script
 from roads.lobby import LOBBY_ROADS
 from roads.patterns import PATTERNS
+from roads.rarity import figure, pattern_chance
 
 # Events kept for clients that resume (approximate, trimmed by Redis). A round's event holds its
 # road patch and the table's tile, about 3 KB, so the stream holds at most about 30 MB.
 STREAM_LENGTH = 10_000
 ROAD_NAMES = ",".join(LOBBY_ROADS)
 PATTERN_IDS = ",".join(pattern.id for pattern in PATTERNS)
-NAMES = (ROAD_NAMES, PATTERN_IDS)  # LOBBY_PUBLISH's ARGV[5] and ARGV[6]
+NAMES = (ROAD_NAMES, PATTERN_IDS)  # LOBBY_PUBLISH's ARGV[5] and ARGV[6] (ARGV[7]: chances)
 
 
 def lua_list(names: tuple[str, ...]) -> str:
@@ -50,7 +51,8 @@ def lua_list(names: tuple[str, ...]) -> str:
 #       then, when ARGV[4] is empty, the table's stored lobby update ({t:TABLE}:lobby)
 # ARGV: table, default registry entry JSON, stream length bound, the stored update (Stored), or
 #       empty to read it from the last key; the lobby roads and the pattern ids, in KEYS' order;
-#       with the watch on, its arguments (integrityscript.ARG_NAMES)
+#       each pattern's chance in a shoe, in the same order (empty: none); with the watch on, its
+#       arguments (integrityscript.ARG_NAMES)
 # Returns {0} when the update was applied before, else {1, lobby sequence number, the kinds of
 # the integrity alerts raised (comma-separated), the ids of the events added...}.
 LOBBY_PUBLISH = Script(
@@ -80,14 +82,19 @@ for pattern in string.gmatch(ARGV[6], '[^,]+') do
   members[pattern] = KEYS[at]
   at = at + 1
 end
+-- Each pattern's chance in a shoe (ARGV[7], in ARGV[6]'s order; empty: none stated).
+local chances, next_chance = {}, string.gmatch(ARGV[7], '[^,]+')
+for pattern in string.gmatch(ARGV[6], '[^,]+') do
+  chances[pattern] = tonumber(next_chance() or '')
+end
 local raised = ''
-if ARGV[7] then
+if ARGV[8] then
   local wk, wa = {}, {}
   for i, name in ipairs(WATCH_KEYS) do
     wk[name] = KEYS[at + i - 1]
   end
   for i, name in ipairs(WATCH_ARGS) do
-    wa[name] = ARGV[6 + i]
+    wa[name] = ARGV[7 + i]
   end
   if watch ~= '' then
     raised = table.concat(watch_apply(table_id, watch, wk, wa), ',')
@@ -148,6 +155,10 @@ end
 -- Replace the table's entry in the hash KEY by FRESH ("name=value,..."), emitting a KIND event
 -- with state "stop" for each name that left and "start" for each that came; on_change keeps an
 -- index current (value nil: the name left).
+-- A chance as a lobby shows it (roads.rarity.figure): 3 significant digits.
+local function figure(chance)
+  return tonumber(string.format('%.3g', chance))
+end
 local function transition(key, fresh, kind, field, value_field, on_change)
   local old, new = parsed(redis.call('HGET', key, table_id) or ''), parsed(fresh)
   redis.call('HSET', key, table_id, fresh)
@@ -155,6 +166,12 @@ local function transition(key, fresh, kind, field, value_field, on_change)
     local data = {table = table_id, shoe = update.shoe, state = state}
     data[field] = name
     data[value_field] = tonumber(value)
+    local chance = kind == 'good_road' and state == 'start' and chances[name]
+    if chance then
+      -- and that at least one of the lobby's tables shows it: 1 - (1 - chance)^tables
+      data.chance = chance
+      data.lobby_chance = figure(1 - (1 - chance) ^ redis.call('HLEN', KEYS[2]))
+    end
     emit(kind, cjson.encode(data))
   end
   for name, value in pairs(old) do
@@ -239,6 +256,15 @@ class LobbyPublish:
 
     keys: LobbyKeys
     watch: IntegrityApply | None = None
+    hands: int | None = None  # the shoe a Good Road's chance is stated for (None: none)
+
+    @cached_property
+    def chances(self) -> str:
+        """Each pattern's chance in a shoe of ``hands`` hands, in :data:`PATTERN_IDS`' order,
+        as a ``good_road`` start event states it (:func:`roads.rarity.figure`)."""
+        if self.hands is None:
+            return ""
+        return ",".join(str(figure(pattern_chance(p, self.hands).value)) for p in PATTERNS)
 
     @cached_property
     def publish_keys(self) -> list[str]:
@@ -261,6 +287,7 @@ class LobbyPublish:
     def _call(self, table: str, stored: bytes | str, day: str) -> tuple[list[str], list[Any]]:
         keys = self.publish_keys
         args = [table, registry_entry(table, "standard"), STREAM_LENGTH, stored, *NAMES]
+        args.append(self.chances)
         if self.watch is not None:
             keys = [*keys, *self.watch.keys_of(table)]
             args += self.watch.args(day)

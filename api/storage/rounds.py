@@ -53,6 +53,7 @@ class RoundStore:
         state_ttl: int,
         clock: Clock,
         integrity: IntegrityApply | None = None,
+        hands: int | None = None,
     ) -> None:
         self.transport = transport
         self.clock = clock  # the ``at`` of a write's log entry ("" while the record is off)
@@ -61,7 +62,8 @@ class RoundStore:
         self.states = states
         self.state_ttl = state_ttl
         # The lobby script applies the integrity watch's part too (None: the watch is off).
-        self.publish = LobbyPublish(keys.lobby, integrity)
+        # ``hands``: the shoe the chance in a ``good_road`` start event is stated for.
+        self.publish = LobbyPublish(keys.lobby, integrity, hands)
 
     # -- what a write is computed from -------------------------------------------------------
 

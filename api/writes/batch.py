@@ -69,9 +69,11 @@ def _first_plans(
         if base is not None:
             bases.append((index, base))
     plans = []
+    figures = writer.figures()
     for index, base in bases:
         try:
-            plans.append((index, plan_append(*items[index], base, watch=writer.watch)))
+            plan = plan_append(*items[index], base, watch=writer.watch, figures=figures)
+            plans.append((index, plan))
         except RoadsError as error:
             outcomes[index] = error
             if index in guesses:  # the plan left its scorecard unchanged: still good

@@ -7,6 +7,7 @@ the shoe back; a stale guess costs one retry, never a wrong write: the commit co
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +24,11 @@ from api.writes.errors import Conflict
 from api.writes.recentwrites import LastWrite, RecentWrites
 from roads import Round
 from roads.integrity.shoewatch import WatchSettings
+from roads.rarity import LobbyFigures
 from roads.shoe import Verdict, check_append
+
+# How long a process states the lobby's chances with the number of tables it read last.
+LOBBY_SIZE_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +51,27 @@ class Writer:
         recent: RecentWrites | None = None,
         *,
         watch: WatchSettings | None = None,
+        hands: int | None = None,
     ) -> None:
         self.store = store
         self.tables = tables
         self.recent = recent if recent is not None else RecentWrites()
         self.watch = watch  # the integrity watch's settings (None: off)
+        self.hands = hands  # the shoe a run's chance is stated for (None: no chance in tiles)
+        self._lobby_size = (0, -LOBBY_SIZE_SECONDS)  # (tables, when read)
+
+    def figures(self) -> LobbyFigures | None:
+        """What a tile states beside each current run: its chance in a shoe of ``hands`` hands,
+        and across the lobby's tables as this process read their number last (at most
+        :data:`LOBBY_SIZE_SECONDS` ago: one read, not one a write)."""
+        if self.hands is None:
+            return None
+        tables, read_at = self._lobby_size
+        now = time.monotonic()
+        if now - read_at >= LOBBY_SIZE_SECONDS:
+            tables = self.tables.lobby.size()
+            self._lobby_size = (tables, now)
+        return LobbyFigures(self.hands, max(tables, 1))
 
     # -- appending --------------------------------------------------------------------------
 
@@ -71,7 +92,9 @@ class Writer:
                 continue  # the shoe moved on while we read it
             if isinstance(base, Written):
                 return base  # the identical round again
-            plan = plan_append(table, shoe, number, round, base, watch=self.watch)
+            plan = plan_append(
+                table, shoe, number, round, base, watch=self.watch, figures=self.figures()
+            )
             (reply,) = self.store.commit([plan])
             done = self.settled(plan, reply)
             if done is not None:
@@ -161,6 +184,7 @@ class Writer:
                 version=version,
                 variant=variant,
                 watch=self.watch,
+                figures=self.figures(),
             )
             (reply,) = self.store.commit([plan])
             done = self.settled(plan, reply)

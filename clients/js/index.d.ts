@@ -24,6 +24,14 @@ export interface Streak {
   length: number;
 }
 
+/** A tile's current run, with how unusual it is (null without a run). */
+export interface CurrentRun extends Streak {
+  /** The chance that a shoe shows a run at least this long (of this side or colour). */
+  chance?: number | null;
+  /** The chance that at least one of the lobby's tables does: 1 - (1 - chance)^tables. */
+  lobby_chance?: number | null;
+}
+
 /** A table's lobby tile (GET /v1/tables, and the lobby's frames). */
 export interface Tile {
   table: string;
@@ -33,7 +41,7 @@ export interface Tile {
   version: number;
   rounds_played: number;
   recent: Result[];
-  streaks: Record<LobbyRoad, { current: Streak; longest: Streak }>;
+  streaks: Record<LobbyRoad, { current: CurrentRun; longest: Streak }>;
   good_roads: { pattern: string; since_round: number }[];
   edge: Record<string, number>;
   roads: Record<LobbyRoad, TileRoad>;

@@ -66,9 +66,24 @@ def test_the_lobby_shows_tiles_updates_live_previews_and_lists_good_roads(servic
     deal(service, "bravo", "BBBB", first=19)
     expect(page.locator("#good-tiles .tile", has_text="Bravo Speed")).to_be_visible()
     expect(page.locator("#good-tiles")).to_contain_text("Banker Streak")
-    expect(page.locator(".toast", has_text="Banker Streak on Bravo Speed")).to_be_visible()
+    toast = page.locator(".toast", has_text="Banker Streak on Bravo Speed")
+    expect(toast).to_be_visible()
+    # with how unusual it is: in most shoes, and at one of the lobby's tables almost surely
+    expect(toast).to_contain_text("of shoes · at least one of")
     shoot(page, "lobby-good-roads")
     assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("lang,said", [("en", "1 shoe in 7"), ("it", "1 sabot su 7")])
+def test_an_unusual_run_says_how_unusual_in_the_players_language(service, browser, lang, said):
+    send(service, "PUT", "/v1/tables/rare", {"name": "Foxtrot Rare"})
+    deal(service, "rare", "PBBBBBBBB", shoe=f"s-{lang}")  # Banker 8 in a row: 13.5% of shoes
+    page = browser.new_page(viewport={"width": 1280, "height": 2000})
+    page.add_init_script(f'localStorage.setItem("lobby.lang", \'"{lang}"\')')
+    page.goto(service + "/")
+    expect(tile(page, "Foxtrot Rare").locator(".streak .rarity")).to_have_text(said)
+    shoot(page, f"lobby-rare-{lang}")
     page.close()
 
 

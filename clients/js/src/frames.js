@@ -62,6 +62,8 @@ function applyDelta(tile, delta) {
     if (!run) return;
     const streak = tile.streaks[LOBBY_ROADS[at]];
     streak.current = { side: run[0], length: run[1] };
+    // The chance of a run this long in a shoe, and at one of the lobby's tables (roads/rarity.py).
+    if (run.length > 2) Object.assign(streak.current, { chance: run[2], lobby_chance: run[3] });
     // A run longer than the road's longest is its longest too (the delta says nothing more).
     if (run[1] > streak.longest.length) streak.longest = { side: run[0], length: run[1] };
   });
