@@ -112,6 +112,7 @@ class Services:
             integrity=integrity,
             hands=settings.rarity_hands,
         )
+        rounds.publish.chances  # noqa: B018 - summed now (half a second), not at the first write
         tables = Tables(transport, keys, versions, lobby, at, cold)
         integrity_store = IntegrityStore(transport, keys.integrity)
         frame_stream = FrameStream(transport, keys.lobby, clients.blocking)

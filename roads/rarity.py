@@ -41,7 +41,7 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from roads.errors import RoadsError
@@ -99,8 +99,16 @@ class LobbyFigures:
         """The figures of a run of ``length`` of ``side`` on ``road`` (``None`` without a run)."""
         if side is None or length < 1:
             return {"chance": None, "lobby_chance": None}
-        chance = run_chance(road, side, min(length, HANDS + 1), self.hands).value
-        return {"chance": figure(chance), "lobby_chance": figure(lobby_chance(chance, self.tables))}
+        shown, lobby = _run_figures(road, side, min(length, HANDS + 1), self.hands, self.tables)
+        return {"chance": shown, "lobby_chance": lobby}
+
+
+@lru_cache(maxsize=4096)  # a write asks for the same few runs again and again
+def _run_figures(
+    road: str, side: str, length: int, hands: int, tables: int
+) -> tuple[float | int, float | int]:
+    chance = run_chance(road, side, length, hands).value
+    return figure(chance), figure(lobby_chance(chance, tables))
 
 
 def figure(chance: float) -> float | int:

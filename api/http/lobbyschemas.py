@@ -4,6 +4,8 @@ The roads' own shapes are in :mod:`api.http.responses`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -62,17 +64,27 @@ class TileRoadSchema(ma.Schema):
     lead = fields.Integer(metadata={"description": "Big Road: the ties before its first cell."})
 
 
+class Figure(fields.Float):
+    """A chance as a tile states it (``roads.rarity.figure``): 0 and 1 stay integers, a byte
+    each in a frame."""
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        return super()._serialize(value, attr, obj, **kwargs)
+
+
 class CurrentRunSchema(StreakSchema):
     """A tile's current run, with how unusual it is (``roads.rarity``; null without a run)."""
 
-    chance = fields.Float(
+    chance = Figure(
         allow_none=True,
         metadata={
             "description": "The chance that a shoe (ROADS_RARITY_HANDS hands) shows a run at "
             "least this long of this side (Big Road) or colour (derived roads)."
         },
     )
-    lobby_chance = fields.Float(
+    lobby_chance = Figure(
         allow_none=True,
         metadata={"description": "The chance that at least one of the lobby's tables does."},
     )

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response
-from flask_smorest import Blueprint
+from flask_smorest import Blueprint, abort
 
 from api.http.answers import dumps, etag_of, not_modified, services
 from api.http.rarityschemas import RarityQuerySchema, RaritySchema
 from roads.expressions import parse_expression
-from roads.rarity import Chance, lobby_chance, pattern_chance, run_chance
+from roads.rarity import Chance, RarityError, lobby_chance, pattern_chance, run_chance
 
 blp = Blueprint("rarity", __name__, description="How unusual a run or a Good Road is.")
 
@@ -20,7 +20,9 @@ CACHE_CONTROL = "public, max-age=86400"
 
 
 @blp.route("/v1/rarity")
-@blp.arguments(RarityQuerySchema(), location="query", error_status_code=400)
+# 422, not 400: "one question, and a side its road has" is a rule the query's JSON Schema cannot
+# state, so a query the document allows may be refused by it.
+@blp.arguments(RarityQuerySchema(), location="query", error_status_code=422)
 @blp.response(200, RaritySchema)
 def rarity(query):
     """The chance that a shoe shows a run, or a Good Road, at least once.
@@ -38,6 +40,19 @@ def rarity(query):
     unchanged = not_modified(key)
     if unchanged is not None:
         return unchanged
+    try:
+        chance, asked = _answered(query, hands)
+    except RarityError as error:  # a custom pattern too large to sum: a 422 like the others
+        abort(422, message=str(error))
+    body = dumps(answer(chance, asked, query.get("tables")))
+    response = Response(body, mimetype="application/json")
+    response.set_etag(key)
+    response.headers["Cache-Control"] = CACHE_CONTROL
+    return response
+
+
+def _answered(query: dict[str, Any], hands: int) -> tuple[Chance, dict[str, Any]]:
+    """The chance the query asks for, and what it asked, as the answer repeats it."""
     asked: dict[str, Any] = {"hands": hands}
     if "pattern" in query:
         chance = pattern_chance(query["pattern"], hands)
@@ -51,11 +66,7 @@ def rarity(query):
         road, side, length = query["road"], query["side"], query["length"]
         chance = run_chance(road, side, length, hands)
         asked.update(road=road, side=side, length=length)
-    body = dumps(answer(chance, asked, query.get("tables")))
-    response = Response(body, mimetype="application/json")
-    response.set_etag(key)
-    response.headers["Cache-Control"] = CACHE_CONTROL
-    return response
+    return chance, asked
 
 
 def answer(chance: Chance, asked: dict[str, Any], tables: int | None) -> dict[str, Any]:

@@ -82,9 +82,9 @@ def test_a_good_road_built_in_or_custom(client):
         ("custom=X1 Y1 X1 Y1 X1 Y1 X1 Y1 X1 Y9", "too much of the road"),
     ],
 )
-def test_what_cannot_be_answered_is_a_400_naming_it(client, query, names):
+def test_what_cannot_be_answered_is_a_422_naming_it(client, query, names):
     answer = client.get(f"/v1/rarity?{query}")
-    assert answer.status_code == 400, answer.json
+    assert answer.status_code == 422, answer.json
     assert names in str(answer.json)
 
 

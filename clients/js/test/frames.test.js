@@ -53,6 +53,22 @@ test("a frame's delta keeps a tile", () => {
   assert.equal(tiles.size, 0);
 });
 
+test("a run keeps the chance the frame states beside it", () => {
+  const empty = { current: { side: null, length: 0, chance: null, lobby_chance: null }, longest: { side: null, length: 0 } };
+  const tile = {
+    table: "t1", shoe: "s1", version: 1, rounds_played: 1, recent: ["B"], good_roads: [], edge: {},
+    streaks: Object.fromEntries(["big_road", "big_eye_boy", "small_road", "cockroach_road"].map((r) => [r, structuredClone(empty)])),
+    roads: {},
+  };
+  const tiles = new Map([["t1", tile]]);
+  applyFrame(tiles, { cursor: 2, after: 1, tables: { t1: { runs: [["B", 8, 0.135, 0.766], null, ["red", 3, 0.999, 1]] } } });
+  const now = tiles.get("t1").streaks;
+  assert.deepEqual(now.big_road.current, { side: "B", length: 8, chance: 0.135, lobby_chance: 0.766 });
+  assert.deepEqual(now.big_road.longest, { side: "B", length: 8 });
+  assert.deepEqual(now.small_road.current, { side: "red", length: 3, chance: 0.999, lobby_chance: 1 });
+  assert.deepEqual(now.big_eye_boy, empty);
+});
+
 test("a client applies the next frame, skips old ones and restarts after a gap", () => {
   assert.equal(step(null, { full: true, cursor: 5 }), "apply");
   assert.equal(step(null, { cursor: 6, after: 5 }), "restart");
