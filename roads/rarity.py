@@ -211,31 +211,41 @@ def absorbed(
     """The chance that ``test`` has held after some hand, by each hand ``0..hands``: the Markov
     chain over the Big Road's last ``reach.columns`` columns, lengths capped at ``reach.cap``,
     whose absorbing state is "the test held". ``test`` must read no more of the road than
-    ``reach`` says (the tests hold each built-in pattern to its reach)."""
+    ``reach`` says (the tests hold each built-in pattern to its reach).
+
+    The chain's states are found once, from the empty road; then each hand moves the mass of
+    every state at once (a tie keeps it where it is; a Banker or a Player moves it on, or into
+    "seen")."""
+    import numpy as np  # loaded when a chance is first summed, as roads.odds does
+
     banker, player, tie = outcome_probabilities()
-    steps: dict[State, list[tuple[float, State | None]]] = {}
-
-    def step(state: State) -> list[tuple[float, State | None]]:
-        found = steps.get(state)
-        if found is None:
-            found = [(tie, state)]
-            for side, chance in (("B", banker), ("P", player)):
-                after = _after(state, side, reach)
-                found.append((chance, None if _holds(test, after) else after))
-            steps[state] = found
-        return found
-
-    mass: dict[State, float] = {("", ()): 1.0}
+    index: dict[State, int] = {("", ()): 0}
+    moves: list[tuple[int, int, float]] = []  # (from, to or -1 for "seen", chance)
+    at = 0
+    states = [("", ())]
+    while at < len(states):
+        state = states[at]
+        for side, chance in (("B", banker), ("P", player)):
+            after = _after(state, side, reach)
+            if _holds(test, after):
+                moves.append((at, -1, chance))
+                continue
+            if after not in index:
+                index[after] = len(states)
+                states.append(after)
+            moves.append((at, index[after], chance))
+        at += 1
+    source = np.array([move[0] for move in moves])
+    target = np.array([move[1] for move in moves])
+    chances = np.array([move[2] for move in moves])
+    kept, into_seen = target >= 0, target < 0
+    mass = np.zeros(len(states))
+    mass[0] = 1.0
     seen, curve = 0.0, [0.0]
     for _ in range(hands):
-        moved: dict[State, float] = {}
-        for state, weight in mass.items():
-            for chance, after in step(state):
-                if after is None:
-                    seen += weight * chance
-                else:
-                    moved[after] = moved.get(after, 0.0) + weight * chance
-        mass = moved
+        flow = mass[source] * chances
+        seen += float(flow[into_seen].sum())
+        mass = tie * mass + np.bincount(target[kept], flow[kept], minlength=len(states))
         curve.append(seen)
     return tuple(curve)
 

@@ -1,12 +1,14 @@
 """The embedded default of the demo command: fakeredis in-process, demo tables fed by the
 simulator. (The only tests that use fakeredis; every other test talks to a real Redis.)"""
 
+import json
 import time
 
 from api import create_app
 from api.config import Settings
 from api.demo import DEMO_TABLES
 from roads import Scorecard
+from roads.rarity import figure, pattern_chance, run_chance
 from tests.api_helpers import feed, roads
 from tests.conftest import KEY
 from tests.sse_client import sse_events
@@ -28,18 +30,26 @@ def test_embedded_lobby_good_roads_and_events():
     stream = client.get("/v1/events?frames=0", buffered=False)
     feed(client, "PBBBB")
     tiles = client.get("/v1/tables?sort=streak&since=0").json
-    assert tiles["tables"][0]["streaks"]["big_road"]["current"] == {"side": "B", "length": 4}
+    run = tiles["tables"][0]["streaks"]["big_road"]["current"]
+    chance = figure(run_chance("big_road", "B", 4).value)
+    assert run == {"side": "B", "length": 4, "chance": chance, "lobby_chance": chance}
     assert tiles["grown"] == 1
     good = client.get("/v1/good-roads?patterns=banker_streak").json["good_roads"]
     assert [(g["table"], g["since_round"]) for g in good] == [("t1", 5)]
-    kinds = []
+    events = []
     for chunk in stream.response:
-        kinds += [event["event"] for event in sse_events(chunk.decode())]  # one or several
-        if len(kinds) >= 8:
+        events += sse_events(chunk.decode())  # one or several
+        if len(events) >= 8:
             break
     stream.close()
-    # Banker 4 in a row starts two Good Roads: Banker Streak and 长庄 (chang_zhuang).
+    # Banker 4 in a row starts two Good Roads: Banker Streak and 长庄 (chang_zhuang), each with
+    # its chance (fakeredis's Lua computes the lobby's as Redis's does).
+    kinds = [event["event"] for event in events]
     assert kinds == ["shoe", "round", "round", "round", "round", "round", "good_road", "good_road"]
+    for event in events[-2:]:
+        data = json.loads(event["data"]) if isinstance(event["data"], str) else event["data"]
+        chance = figure(pattern_chance(data["pattern"]).value)
+        assert (data["chance"], data["lobby_chance"]) == (chance, chance)  # one table
 
 
 def test_embedded_pictures_follow_new_rounds():
