@@ -21,6 +21,7 @@ from api.live.grip import (
     frame_hold_headers,
     frames_channel,
     hold_headers,
+    page_headers,
     parse_grip_last,
 )
 from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, UNAVAILABLE, lag_of
@@ -31,6 +32,8 @@ EVENT_TYPES = "frame; on a table channel round, shoe, correction, void, good_roa
 # How long a browser waits before it reconnects, in ms: from 2 s to 5 s at random, so the
 # viewers of a process that ends (or a proxy that restarts) do not all come back at once.
 RETRY_MS, RETRY_SPREAD_MS = 2000, 3000
+# A GRIP proxy's catch-up answer is paged past this size (Pushpin takes at most a megabyte).
+PAGE_BYTES = 256 * 1024
 
 
 def retry() -> str:
@@ -152,11 +155,14 @@ def _held(channel: Channel, last: str | None, odds: bool) -> Response:
     names = channel_names(prefix, channel, twin)
     tables = sorted(channel) if channel is not None else [None]
     delivered = parse_grip_last(request.headers.get("Grip-Last"))
-    after = {name: delivered.get(name, last) for name in names}
+    # The proxy names what it delivered last; a page's next link, where the page ended (the
+    # proxy still names where it was before the page): the later of the two.
+    after = {name: _later(delivered.get(name), last) for name in names}
     found = svc.events.heads(channel)
     heads = {name: found[table] for name, table in zip(names, tables, strict=True)}
     body = [] if delivered else [retry()]
     starts = [point for point in after.values() if point]
+    size, paged, previous = 0, None, ""
     if starts:
         backlog = svc.events.backlog(min(starts, key=stream_key), channel)
         if backlog is None:
@@ -165,16 +171,31 @@ def _held(channel: Channel, last: str | None, odds: bool) -> Response:
         for event in backlog:
             name = event_channel(prefix, channel, event, twin)
             if after[name] is None or event.key > stream_key(after[name]):
-                body.append(event.sse(channel, odds))
+                if size >= PAGE_BYTES:  # the rest on the next page, asked for at once
+                    paged = previous
+                    break
+                text = event.sse(channel, odds)
+                body.append(text)
+                size += len(text)
                 heads[name] = max(heads[name] or event.id, event.id, key=stream_key)
+                previous = event.id
     response = Response("".join(body), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
+    if paged is not None:
+        response.headers.update(page_headers(channel, paged, odds=twin, key=offered_key()))
+        return response
     heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
     instructions = hold_headers(
         prefix, channel, heads, heartbeat=heartbeat, odds=twin, key=offered_key()
     )
     response.headers.update(instructions)
     return response
+
+
+def _later(one: str | None, other: str | None) -> str | None:
+    """The later of two event ids (either may be missing)."""
+    known = [point for point in (one, other) if point]
+    return max(known, key=stream_key) if known else None
 
 
 def _refuse_past_the_bound() -> None:

@@ -27,6 +27,10 @@ from api.codecs.jsontext import dumps
 
 LOBBY = "lobby"
 NEXT_LINK_TIMEOUT = 120  # seconds idle before the proxy asks the next link anyway
+# The prev-id of a channel's first event, and the last id of a channel without events yet: a
+# subscription with no prev-id is never checked by the proxy, so a client held before the first
+# event would never have a gap found (events dropped while it read slowly were lost for good).
+NO_EVENT = "0-0"
 GRIP_LAST = re.compile(r"^\s*([^;,\s]+)\s*;\s*last-id=([^,\s]+)\s*$")
 
 
@@ -74,12 +78,27 @@ def hold_headers(
     is on the channels with the odds, by the read ``key`` it sent, which the ``next`` link then
     carries too (the proxy asks it without the client's headers)."""
     subscriptions = [
-        _subscription(name, heads.get(name)) for name in channel_names(prefix, channel, odds)
+        _subscription(name, heads.get(name) or NO_EVENT)
+        for name in channel_names(prefix, channel, odds)
     ]
     params = {} if channel is None else {"tables": ",".join(sorted(channel))}
     if channel is None:
         params["frames"] = "0"
     return _hold(subscriptions, params, heartbeat, key if odds else None)
+
+
+def page_headers(
+    channel: Channel, last: str, *, odds: bool = False, key: str | None = None
+) -> dict:
+    """The GRIP instruction of an answer that holds only the first page of what a client missed:
+    no hold, and a ``next`` link from ``last``, the page's last event, which the proxy asks at
+    once and appends to the client's answer (the final page holds). A proxy takes a response of
+    at most a megabyte; more would be cut, and the client would miss what was cut."""
+    params = {"tables": ",".join(sorted(channel))} if channel is not None else {"frames": "0"}
+    params["last_event_id"] = last
+    if odds and key:
+        params["key"] = key
+    return {"Grip-Link": f"</v1/events?{urlencode(params)}>; rel=next"}
 
 
 def frames_channel(prefix: str, odds: bool = False) -> str:
@@ -134,10 +153,11 @@ def publish_items(
     items = []
     for odds_channel, odds in variants:
         lobby = lobby_channel(prefix, odds_channel)
-        items.append(_item(lobby, event.id, lobby_prev, event.sse(None, odds)))
+        items.append(_item(lobby, event.id, lobby_prev or NO_EVENT, event.sse(None, odds)))
         if event.table is not None:
             table = table_channel(prefix, event.table, odds_channel)
-            items.append(_item(table, event.id, event.prev, event.sse(frozenset(), odds)))
+            prev = event.prev or NO_EVENT
+            items.append(_item(table, event.id, prev, event.sse(frozenset(), odds)))
     return items
 
 

@@ -73,12 +73,7 @@ class Publisher(Candidate):
                 continue
             items, prev = [], cursor
             for event in events:
-                items += publish_items(
-                    self._prefix,
-                    event,
-                    prev if prev != "0-0" else None,
-                    public_odds=self._public_odds,
-                )
+                items += publish_items(self._prefix, event, prev, public_odds=self._public_odds)
                 prev = event.id
             publish(self._proxies, publish_body(items))
             for event in events:

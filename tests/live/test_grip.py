@@ -48,7 +48,9 @@ def test_a_new_client_is_held_on_its_tables_channels_after_each_ones_newest_even
     assert events == []
     assert headers["Grip-Hold"] == "stream"
     channels = headers["Grip-Channel"].split(", ")
-    assert channels[0].startswith("t:a; prev-id=") and channels[1] == "t:b"
+    # b has no event yet: its prev-id says so ("0-0", its first event's prev-id), so that the
+    # proxy checks even the first event it gets against it
+    assert channels[0].startswith("t:a; prev-id=") and channels[1] == "t:b; prev-id=0-0"
     assert headers["Grip-Link"] == "</v1/events?tables=a%2Cb>; rel=next; timeout=120"
     assert "format=cstring" in headers["Grip-Keep-Alive"]
 
@@ -81,6 +83,30 @@ def test_the_proxys_own_request_gets_each_channel_after_its_last_delivered_id(pr
         ("a", 3),
         ("b", 2),
     ]
+
+
+def test_a_catch_up_over_a_page_comes_in_pages_each_asked_for_by_the_one_before(proxied):
+    """Pushpin takes at most a megabyte an answer: what a proxied client missed comes a page at a
+    time, each page's next link from its last event (the proxy still names where it was), the
+    last page holding the client."""
+    feed(proxied, "B", table="a")
+    channel = held(proxied, "?tables=a")[0]["Grip-Channel"]
+    start = channel.split("prev-id=")[1]
+    deal(proxied, "a", "BP" * 150, first=2)  # each event carries its patch and the tile
+    grip_last = {**PROXIED, "Grip-Last": f"t:a; last-id={start}"}
+    path, rounds, pages = "/v1/events?tables=a", [], 0
+    while True:
+        answer = proxied.get(path, headers=grip_last)
+        text = answer.get_data(as_text=True)
+        assert len(text.encode()) < 1_000_000
+        rounds += [e["data"]["round"] for e in sse_events(text) if e["event"] == "round"]
+        pages += 1
+        if "Grip-Hold" in answer.headers:
+            break
+        link = answer.headers["Grip-Link"]
+        assert link.endswith("; rel=next") and "last_event_id=" in link
+        path = link[1 : link.index(">")]
+    assert rounds == list(range(2, 302)) and pages > 1
 
 
 def test_the_per_round_lobby_channel_is_held_after_the_streams_newest_event(proxied):

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -178,9 +179,12 @@ def publisher_pid(store: redis.Redis, seconds: float, other_than: int | None = N
 
 def test_a_client_too_slow_to_read_costs_pushpin_no_memory_and_misses_nothing(deployment):
     """A lobby client that stops reading while 2,000 rounds are dealt: Pushpin does not buffer
-    what it cannot deliver (its memory stays small); when the client reads again Pushpin fetches
-    what it missed from the service (the hold's next link, from the client's last id), so the
-    client still gets every event once, in order."""
+    what it cannot deliver (it queues 100 events a client, and drops the rest; its memory stays
+    small); when the client reads again and the lobby's next event shows Pushpin the gap (its
+    ``prev-id`` is not the last one the client got), Pushpin fetches what the client missed from
+    the service (the hold's next link, from the client's last id), so the client still gets every
+    event once, in order. A live lobby always has a next event: another table deals on while the
+    client reads. (Idle, the gap is found after the next link's timeout, 120 s.)"""
     pushpin, base = deployment["pushpin"], deployment["a"]
     slow = SlowViewer(pushpin.port, "/v1/events?frames=0")  # the per-round lobby of before
     rounds = [
@@ -191,13 +195,35 @@ def test_a_client_too_slow_to_read_costs_pushpin_no_memory_and_misses_nothing(de
         send(base, "/v1/rounds", {"rounds": rounds[start : start + 200]})
     time.sleep(3)  # Pushpin has had every event to deliver, and could not
     memory = resident_kb(pushpin)
-    text = slow.read_until(
-        lambda text: text.count(b"event: round") >= len(rounds) and text.endswith(b"\n\n"),
-        seconds=60,
-    )
+    reading = threading.Event()
+
+    def live_lobby() -> None:
+        number = 1
+        while not reading.wait(0.5):
+            send(
+                base,
+                "/v1/rounds",
+                {"rounds": [{"table": "live", "shoe": "s1", "round": number, "result": "B"}]},
+            )
+            number += 1
+
+    dealer = threading.Thread(target=live_lobby)
+    dealer.start()
+    try:
+        last = b'"table":"slow19","shoe":"s1","version":100,'  # the last slow round's event
+        text = slow.read_until(
+            lambda text: last in text[-65536:] and text.endswith(b"\n\n"), seconds=60
+        )
+    finally:
+        reading.set()
+        dealer.join()
     events = sse_events(text.decode())
     check_in_order_once(events)
-    dealt = [(e["data"]["table"], e["data"]["round"]) for e in events if e["event"] == "round"]
+    dealt = [
+        (e["data"]["table"], e["data"]["round"])
+        for e in events
+        if e["event"] == "round" and e["data"]["table"] != "live"
+    ]
     assert sorted(dealt) == sorted((r["table"], r["round"]) for r in rounds)
     assert memory < 200_000  # KB, all of Pushpin's processes
 
