@@ -114,6 +114,14 @@ def on_exit(server):
         shutil.rmtree(_metrics_dir, ignore_errors=True)
 
 
+def worker_exit(server, worker):
+    """In the worker, as it ends (a SIGTERM's drain done): the access log's queued lines are
+    written, every one (api.accesslog)."""
+    from api.accesslog import process_log
+
+    process_log().close()
+
+
 def child_exit(server, worker):
     """A worker's live gauges (event-stream clients) leave the scrape with it."""
     process_exited(worker.pid)

@@ -15,6 +15,7 @@ from pathlib import Path
 from flask import Flask
 
 from api import logs
+from api.accesslog import process_log
 from api.config import Settings
 from api.demo import DemoFeeder
 from api.http import compression, openapi, register, traffic
@@ -49,5 +50,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
     register(app)
     compression.install(app)
-    traffic.install(app, log=settings.access_log)
+    access = process_log() if settings.access_log else None
+    traffic.install(app, log=access, metrics=settings.request_metrics)
     return app

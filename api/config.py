@@ -80,7 +80,10 @@ class Settings:
       is stated for (80: what a shoe of 8 decks with the cut card 14 cards from the back deals
       on average; 1 to 104).
     - ``ROADS_ACCESS_LOG``: the access log, one JSON line a request on standard error (on by
-      default; ``0`` turns it off). See ``docs/operations.md``.
+      default; ``0`` turns it off), queued and written in batches off the request path
+      (:mod:`api.accesslog`); ``ROADS_REQUEST_METRICS``: the requests counted by route and
+      status, with their latency (on by default; ``0`` turns them off). See
+      ``docs/operations.md``.
     """
 
     redis_url: str | None = None
@@ -103,6 +106,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     cors_ingest: bool = False
     access_log: bool = True
+    request_metrics: bool = True
     read_keys: tuple[str, ...] = ()
     public_odds: bool = False
     renderers: int = 0
@@ -154,6 +158,7 @@ class Settings:
             cors_origins=_origins(env, "ROADS_CORS_ORIGINS"),
             cors_ingest=_flag(env, "ROADS_CORS_INGEST", default=False),
             access_log=_access_log(env),
+            request_metrics=_flag(env, "ROADS_REQUEST_METRICS", default=True),
             read_keys=_keys(env, "ROADS_READ_KEYS"),
             public_odds=_flag(env, "ROADS_PUBLIC_ODDS", default=False),
             renderers=_count(env, "ROADS_RENDERERS"),

@@ -97,6 +97,11 @@ INTEGRITY_REFUSED = Counter(
     "rules, 422) or too_many_copies (a card dealt more often than the shoe holds it, 409).",
     ["check"],
 )
+ACCESS_DROPPED = Counter(
+    "roads_access_log_dropped_total",
+    "Access-log lines dropped because the process's queue of lines to write was full (the "
+    "disk or pipe behind standard error too slow); requests never wait for the log.",
+)
 RECORDED = Counter("roads_record_writes_total", "Writes recorded in PostgreSQL (the record).")
 RECORD_LAG = Histogram(
     "roads_record_lag_seconds",

@@ -47,6 +47,7 @@ MAY_IMPORT = {
         "api.config",
         "api.metrics",
         "api.logs",
+        "api.accesslog",
     },
 }
 

@@ -5,16 +5,16 @@ the Flask app (:class:`Traffic`), so they cover every answer: errors, 304s, comp
 - ``X-Request-ID``: the client's when it is a sane token (:data:`SANE_ID`), else a new one. It
   is echoed on every answer, set for the request's log lines (:data:`api.logs.REQUEST_ID`) and
   put in every JSON error body (:mod:`api.http.errors`).
-- The access log (logger ``roads.access``, on unless ``ROADS_ACCESS_LOG=0``): one JSON line a
-  request with method, route, path, status, duration_ms, bytes, request_id, and table when the
-  route names one.
-- Metrics (:mod:`api.metrics`): requests by route template, method and status; latency by route.
+- The access log (the ``roads.access`` lines, on unless ``ROADS_ACCESS_LOG=0``): one JSON line
+  a request with method, route, path, status, duration_ms, bytes, request_id, and table when the
+  route names one, queued and written off the request path (:mod:`api.accesslog`).
+- Metrics (:mod:`api.metrics`, on unless ``ROADS_REQUEST_METRICS=0``): requests by route
+  template, method and status; latency by route.
 """
 
 from __future__ import annotations
 
 import functools
-import logging
 import re
 import time
 import uuid
@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import Flask, request
 
+from api.accesslog import AccessLog
 from api.logs import REQUEST_ID
 from api.metrics import request_counted
 
@@ -32,8 +33,6 @@ ROUTE = "roads.route"  # the environ keys the Flask app fills in for the middlew
 TABLE = "roads.table"
 METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 UNMATCHED = "unmatched"  # the route label of a request no route matched (404, 405)
-
-access_log = logging.getLogger("roads.access")
 
 
 def request_id_of(offered: str | None) -> str:
@@ -51,11 +50,15 @@ def route_label(rule: str) -> str:
 
 
 class Traffic:
-    """The WSGI middleware (see the module doc). ``log``: whether to write the access log."""
+    """The WSGI middleware (see the module doc). ``log``: where the access log's lines go
+    (``None``: off); ``metrics``: whether requests are counted."""
 
-    def __init__(self, app: Callable, *, log: bool = True) -> None:
+    def __init__(
+        self, app: Callable, *, log: AccessLog | None = None, metrics: bool = True
+    ) -> None:
         self.app = app
         self.log = log
+        self.metrics = metrics
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         started = time.perf_counter()
@@ -83,9 +86,10 @@ class Traffic:
     ) -> None:
         method = environ.get("REQUEST_METHOD", "")
         route = environ.get(ROUTE, UNMATCHED)
-        # A client may send any method name; only the standard ones become label values.
-        request_counted(route, method if method in METHODS else "other", status, seconds)
-        if self.log:
+        if self.metrics:
+            # A client may send any method name; only the standard ones become label values.
+            request_counted(route, method if method in METHODS else "other", status, seconds)
+        if self.log is not None:
             fields = {
                 "method": method,
                 "route": route,
@@ -97,7 +101,7 @@ class Traffic:
             }
             if environ.get(TABLE):
                 fields["table"] = environ[TABLE]
-            access_log.info("%s %s %s", method, route, status, extra={"fields": fields})
+            self.log.write(fields)
 
 
 class Counted:
@@ -125,7 +129,7 @@ class Counted:
                 done(self.sent)
 
 
-def install(app: Flask, *, log: bool) -> None:
+def install(app: Flask, *, log: AccessLog | None, metrics: bool = True) -> None:
     """Wrap ``app`` in :class:`Traffic`; the app names each request's route and table for it."""
 
     @app.before_request
@@ -137,4 +141,4 @@ def install(app: Flask, *, log: bool) -> None:
             if table is not None:
                 request.environ[TABLE] = table
 
-    app.wsgi_app = Traffic(app.wsgi_app, log=log)  # type: ignore[method-assign]
+    app.wsgi_app = Traffic(app.wsgi_app, log=log, metrics=metrics)  # type: ignore[method-assign]
