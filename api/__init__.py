@@ -20,6 +20,7 @@ from api.config import Settings
 from api.demo import DemoFeeder
 from api.http import compression, openapi, register, traffic
 from api.http.answers import IdConverter
+from api.http.hotreads import HotReads
 from api.services import Services
 
 log = logging.getLogger("roads")
@@ -50,6 +51,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
     register(app)
     compression.install(app)
+    app.wsgi_app = HotReads(app.wsgi_app, services.versions)  # type: ignore[method-assign]
     access = process_log() if settings.access_log else None
     traffic.install(app, log=access, metrics=settings.request_metrics)
     return app

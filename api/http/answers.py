@@ -11,6 +11,7 @@ from typing import Any
 from flask import Response, current_app, request
 from werkzeug.routing import BaseConverter
 
+from api.http.hotreads import mark
 from api.http.requests import ID_PATTERN
 from api.services import Services
 from roads import Scorecard
@@ -98,6 +99,7 @@ def shoe_read(
     answer = services().reads.get_or_build(
         table, shoe, name, build, held=lambda version: held(etag(version)), shared=shared
     )
+    mark(table, shoe, answer.version, name.partition(":")[0])
     return answer.version, etag(answer.version), answer.body
 
 

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint, abort
 
 from api.http.answers import held, services, shoe_read, unchanged
 from api.http.catalogues import catalogue
+from api.http.hotreads import mark
 from api.http.parsing import QueryMemoParser
 from api.http.requests import ImageQuerySchema
 from api.http.responses import ErrorSchema
@@ -117,6 +118,7 @@ def served_from_recent(view):
             hit = services().picture_urls.get((table, shoe_id, road, request.query_string, version))
             if hit is not None:
                 etag, body = hit
+                mark(table, shoe_id, version, None)
                 return unchanged(etag) if held(etag) else png_response(body, etag)
         return view(*args, table=table, road=road, shoe=shoe_id, **kwargs)
 
