@@ -13,14 +13,21 @@ setups, alternating, ``--runs`` runs each (3):
 - **bare**: the minimal Flask app (``benchmarks/ok_app.py``).
 
 Prints each run's requests per second, the median of each, and the ratios the issue sets
-targets for: on / off >= 0.9, on / bare >= 0.8. Run: ``python benchmarks/platform_bench.py
-[--seconds 5] [--runs 3] [--workers 2]`` (needs Debian's ``wrk``).
+targets for: on / off >= 0.9, on / bare >= 0.8. First, what each part costs a request in a
+process of its own, as a gevent worker runs it: the request metrics in prometheus-client's
+multiprocess mode, an access-log line queued, and its share of the writer's work. Run:
+``python benchmarks/platform_bench.py [--seconds 5] [--runs 3] [--workers 2]`` (needs Debian's
+``wrk``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -31,12 +38,50 @@ TABLES = 20
 READS = {"roads JSON": "/v1/tables/t3/roads", "big_road.png": "/v1/tables/t3/roads/big_road.png"}
 
 
+PARTS = """
+from gevent import monkey; monkey.patch_all()
+import time
+from api.accesslog import AccessLog
+from api.metrics import request_counted
+n = 50_000
+request_counted("/v1/tables/{table}/roads", "GET", "200", 0.0004)
+start = time.perf_counter()
+for _ in range(n):
+    request_counted("/v1/tables/{table}/roads", "GET", "200", 0.0004)
+metrics = (time.perf_counter() - start) / n * 1e6
+fields = {"method": "GET", "route": "/v1/tables/{table}/roads", "path": "/v1/tables/t3/roads",
+          "status": 200, "duration_ms": 0.4, "bytes": 3120, "request_id": "0" * 32, "table": "t3"}
+log = AccessLog(open("/dev/null", "wb"), capacity=n + 1)
+start = time.perf_counter()
+for _ in range(n):
+    log.write(dict(fields))
+queued = (time.perf_counter() - start) / n * 1e6
+start = time.perf_counter()
+log.close()
+written = (time.perf_counter() - start) / n * 1e6
+print(f"  request metrics (multiprocess): {metrics:.2f} us a request")
+print(f"  access log: {queued:.2f} us a line queued, {written:.2f} us a line written (the writer)")
+"""
+
+
+def parts() -> None:
+    """What each part costs a request, in a process of its own (multiprocess metrics need their
+    directory set before prometheus-client is imported)."""
+    print("what each part costs a request (a gevent process of its own)")
+    folder = tempfile.mkdtemp(prefix="roads-bench-metrics-")
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": folder}
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-c", PARTS], cwd=root, env=env, check=True)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    parts()
     logs = Path(tempfile.mkdtemp(prefix="roads-bench-log-"))
     figures: dict[tuple[str, str], list[float]] = {}
     with redis_server() as redis:
