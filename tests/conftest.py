@@ -108,6 +108,9 @@ def make_app(url: str, *, cluster: bool = False, **overrides):
     # The tests draw many pictures in a row through one app; the bound on pictures painted a
     # second has its own test (tests/http/test_admission.py).
     overrides.setdefault("render_rate", 10_000.0)
+    # The access log is written by a thread of its own, after a test's output is captured: its
+    # tests (tests/test_accesslog.py, tests/system/) read it where the service writes it.
+    overrides.setdefault("access_log", False)
     settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,), **overrides)
     app = create_app(settings)
     app.config["TESTING"] = True

@@ -9,7 +9,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.http.responses import StreakSchema
+from api.http.responses import StreakSchema, streaks_schema
 from roads.lobby import LOBBY_ROADS
 
 
@@ -95,11 +95,7 @@ class TileRunsSchema(ma.Schema):
     longest = fields.Nested(StreakSchema, required=True)
 
 
-class TileStreaksSchema(ma.Schema):
-    big_road = fields.Nested(TileRunsSchema, required=True)
-    big_eye_boy = fields.Nested(TileRunsSchema, required=True)
-    small_road = fields.Nested(TileRunsSchema, required=True)
-    cockroach_road = fields.Nested(TileRunsSchema, required=True)
+TileStreaksSchema = streaks_schema(TileRunsSchema, "TileStreaks")
 
 
 class TileSchema(ma.Schema):

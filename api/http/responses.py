@@ -7,6 +7,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from roads.lobby import LOBBY_ROADS
 from roads.variants import BETS
 
 
@@ -199,11 +200,13 @@ class RoadStreaksSchema(ma.Schema):
     longest = fields.Nested(StreakSchema, required=True)
 
 
-class StreaksSchema(ma.Schema):
-    big_road = fields.Nested(RoadStreaksSchema, required=True)
-    big_eye_boy = fields.Nested(RoadStreaksSchema, required=True)
-    small_road = fields.Nested(RoadStreaksSchema, required=True)
-    cockroach_road = fields.Nested(RoadStreaksSchema, required=True)
+def streaks_schema(runs: type[ma.Schema], name: str) -> type[ma.Schema]:
+    """A schema with ``runs`` (current and longest) for each lobby road, named ``name``."""
+    roads = {road: fields.Nested(runs, required=True) for road in LOBBY_ROADS}
+    return ma.Schema.from_dict(roads, name=name)
+
+
+StreaksSchema = streaks_schema(RoadStreaksSchema, "Streaks")
 
 
 class StatsSchema(ma.Schema):

@@ -132,7 +132,7 @@ def colour_runs(marks: list[str]) -> dict[str, int]:
 
 
 def test_the_derived_roads_table_matches_an_independent_simulation_through_the_scorecard():
-    sample = shoes(4000, 80, seed=33)
+    sample = shoes(3000, 80, seed=33)
     documents = [Scorecard.from_rounds([Round(r) for r in results]).as_dict() for results in sample]
     for road in ("big_eye_boy", "small_road", "cockroach_road"):
         runs = [colour_runs(document[road]["marks"]) for document in documents]
