@@ -59,10 +59,10 @@ class AccessLog:
         if not self._started:
             self._start()
 
-    def flush(self) -> int:
-        """Write every line queued now; how many were written."""
+    def flush(self) -> None:
+        """Write every line queued now."""
         with self._writing:
-            return self._write_batch()
+            self._write_batch()
 
     def close(self) -> None:
         """Stop the writer and write what is left (the worker's exit, a SIGTERM's drain)."""
@@ -80,8 +80,8 @@ class AccessLog:
             with contextlib.suppress(OSError):
                 self.flush()
 
-    def _write_batch(self) -> int:
-        lines, written = self._lines, 0
+    def _write_batch(self) -> None:
+        lines = self._lines
         piece: list[bytes] = []
         size = 0
         while lines:
@@ -92,10 +92,8 @@ class AccessLog:
                 piece, size = [], 0
             piece.append(line)
             size += len(line)
-            written += 1
         if piece:
             self._emit(b"".join(piece))
-        return written
 
     def _emit(self, data: bytes) -> None:
         stream = self.stream

@@ -23,10 +23,12 @@ from typing import Any
 
 import numpy as np
 
+from roads.derived import DERIVED_ROADS
+from roads.rarity import HANDS
+
 TABLE = Path(__file__).with_name("data") / "derived_runs.json"
-ROADS = ("big_eye_boy", "small_road", "cockroach_road")
+ROADS = tuple(name for name, _ in DERIVED_ROADS)
 COLOURS = ("red", "blue", "either")
-HANDS = 104  # the most hands 8 decks can deal (4 cards each)
 SHOES = 1_000_000
 SEED = 20261126
 LONGEST = 120  # longer than any run a shoe of HANDS hands can hold
@@ -58,7 +60,7 @@ def first_hits(
         columns[new, :4] = columns[new, 1:]
         columns[new, 4] = 1
         side[new] = result[new]
-        for road, k in enumerate((1, 2, 3)):
+        for road, (_, k) in enumerate(DERIVED_ROADS):
             mark = _marks(columns, same, new, k)
             _follow(mark, run[road], colour[road], longest[road], hits[road], hand)
     return hits

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from roads.derived import DERIVED_ROADS
 from roads.errors import RoadsError
 from roads.patterns import PATTERNS_BY_ID, Pattern, Reach
 
@@ -51,7 +52,7 @@ HANDS = 104  # the most hands a shoe of 8 decks can deal
 SHOE_HANDS = 80  # an 8-deck shoe's hands, on average, with the cut card 14 cards from the back
 BIG_ROAD_SIDES = ("B", "P", "either")
 DERIVED_COLOURS = ("red", "blue", "either")
-RUN_ROADS = ("big_road", "big_eye_boy", "small_road", "cockroach_road")
+RUN_ROADS = ("big_road", *(name for name, _ in DERIVED_ROADS))
 MAX_STATES = 2_000  # a custom pattern whose chain would be larger is not summed
 Z95 = 1.959964  # the standard normal's 97.5% point
 
@@ -70,10 +71,6 @@ class Chance:
     high: float
     method: str
     shoes: int = 0
-
-    def lobby(self, tables: int) -> float:
-        """:func:`lobby_chance` of this chance over ``tables`` tables."""
-        return lobby_chance(self.value, tables)
 
     def as_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {

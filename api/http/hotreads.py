@@ -26,13 +26,13 @@ from typing import Any
 
 from flask import request
 
+from api.http.traffic import ROUTE, TABLE
 from api.metrics import read_cache
 from api.storage.known import KnownVersions
 from api.storage.memo import Memo
 
 HOT = "roads.hot"  # the environ key the app marks a hot answer with
-ROUTE, TABLE = "roads.route", "roads.table"  # what api.http.traffic reads (it sets them too)
-PATHS = re.compile(r"^/v1/tables/([^/]+)(?:/shoes/([^/]+))?/roads(?:/[a-z_]+\.png)?$")
+PATHS = re.compile(r"^/v1/tables/[^/]+(?:/shoes/[^/]+)?/roads(?:/[a-z_]+\.png)?$")
 # Every request header an answer of these routes depends on (flask-compress, CORS, the ETag a
 # client holds, the read keys), as WSGI names them.
 VARYING = (
