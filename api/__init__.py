@@ -18,7 +18,7 @@ from api import logs
 from api.accesslog import process_log
 from api.config import Settings
 from api.demo import DemoFeeder
-from api.http import compression, openapi, register, traffic
+from api.http import compression, openapi, register, securityheaders, traffic
 from api.http.answers import IdConverter
 from api.http.hotreads import HotReads
 from api.services import Services
@@ -50,6 +50,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["roads.settings"] = settings
     app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
     register(app)
+    securityheaders.install(app)  # nosniff, Referrer-Policy, CSP on every answer
     compression.install(app)
     app.wsgi_app = HotReads(app.wsgi_app, services.versions)  # type: ignore[method-assign]
     access = process_log() if settings.access_log else None

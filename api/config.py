@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 NAMESPACE = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 
@@ -18,10 +18,13 @@ class ConfigError(ValueError):
 class Settings:
     """Everything the service reads from its environment.
 
-    - ``REDIS_URL`` or ``ROADS_REDIS_URL``: the Redis server; when neither is set the service runs
-      on an embedded in-process Redis (fakeredis) and says so.
-    - ``ROADS_INGEST_KEYS``: comma-separated API keys for the ingest endpoints; none configured
-      means ingest is refused.
+    - ``REDIS_URL`` or ``ROADS_REDIS_URL``: the Redis server. Without either the service refuses
+      to start unless ``ROADS_DEMO=1`` (what ``scripts/serve`` sets): the demo then runs on an
+      embedded in-process Redis (fakeredis), keeps nothing, and says so.
+    - ``ROADS_INGEST_KEYS``: comma-separated API keys for the ingest endpoints, each
+      ``name:secret`` (a bare secret is named ``ingest-1``, ``ingest-2``, ...; the key file,
+      ``ROADS_KEY_FILE``, holds keys scoped to tables: :mod:`api.http.keyring`); none configured
+      means ingest is refused. ``demo-key`` is refused outside the embedded demo.
     - ``ROADS_REDIS_CLUSTER``: ``1`` when the URL names a node of a Redis Cluster; the service
       then uses redis-py's ``RedisCluster`` client (see :mod:`api.storage.keys` for the key layout).
     - ``ROADS_WRITE_REPLICAS``: acknowledge a write only once this many replicas have it
@@ -31,7 +34,8 @@ class Settings:
     - ``ROADS_MAX_BODY``: largest request body in bytes (413 beyond).
     - ``ROADS_CACHE_TTL`` / ``ROADS_STATE_TTL``: lifetime in seconds of cached responses and of
       cached scorecard states (both are rebuilt from the rounds when gone).
-    - ``ROADS_DEMO``: feed demo tables from the shoe simulator (default: on when embedded).
+    - ``ROADS_DEMO``: feed demo tables from the shoe simulator (off by default); ``1`` without a
+      Redis URL is the embedded demo.
     - ``ROADS_SSE_HEARTBEAT``: seconds between heartbeat comments on ``/v1/events`` (15).
     - ``ROADS_NAMESPACE``: a prefix for every key and channel name, for deployments that share a
       Redis database or a cluster (1-32 letters, digits, ``_ . -``; none by default). Deployments
@@ -84,13 +88,26 @@ class Settings:
       (:mod:`api.accesslog`); ``ROADS_REQUEST_METRICS``: the requests counted by route and
       status, with their latency (on by default; ``0`` turns them off). See
       ``docs/operations.md``.
+    - Security (see ``docs/security.md``): ``ROADS_GRIP_KEY``, the key the GRIP proxy signs
+      ``Grip-Sig`` with (Pushpin's ``sig_key``; HS256): a ``Grip-*`` header counts only on a
+      request whose signature verifies. ``ROADS_KEY_FILE``: the named, scoped keys, one a line
+      (re-read on SIGHUP). ``ROADS_PUBLIC_RECORD=1``: the record's reads need no key;
+      ``ROADS_RECORD_READS``: record reads at once in a process (4); ``ROADS_RECORD_TIMEOUT_MS``:
+      a record statement's timeout (5000). ``ROADS_CHECKPOINT_SECONDS`` (60),
+      ``ROADS_CHECKPOINT_KEY`` (the Ed25519 private key file) and ``ROADS_CHECKPOINT_DIR``
+      (where signed checkpoints are appended): the record's signed checkpoints.
+      ``ROADS_RECORD_ROLE``: the service's PostgreSQL role, which ``python -m
+      api.record.migrate`` (run as the owner) grants what the service needs, and no more.
+      ``ROADS_FRAME_ANCESTORS``: the pages that may embed the lobby (CSP ``frame-ancestors``;
+      ``'none'`` by default). ``ROADS_HEAD_TIMEOUT`` (10) and ``ROADS_BODY_TIMEOUT`` (30):
+      seconds a client has to send a request's head, and its body, before it is cut off.
     """
 
     redis_url: str | None = None
     cluster: bool = False
     write_replicas: int = 0
     write_wait_ms: int = 500
-    ingest_keys: tuple[str, ...] = ()
+    ingest_keys: tuple[str, ...] = field(default=(), repr=False)  # name:secret (api.http.keyring)
     redis_timeout: float = 0.5
     # The largest valid batch (200 rounds, the longest ids) is 57 KB as compact JSON, 70 KB
     # indented: any body its schema admits fits.
@@ -107,7 +124,7 @@ class Settings:
     cors_ingest: bool = False
     access_log: bool = True
     request_metrics: bool = True
-    read_keys: tuple[str, ...] = ()
+    read_keys: tuple[str, ...] = field(default=(), repr=False)
     public_odds: bool = False
     renderers: int = 0
     render_queue: int = 8
@@ -119,11 +136,24 @@ class Settings:
     hot_seconds: int = 86400
     frame_ms: int = 500
     integrity: bool = True
-    operator_keys: tuple[str, ...] = ()
+    operator_keys: tuple[str, ...] = field(default=(), repr=False)
     side_bets_close_after: str = ""
     cut_card_behind: int = 14
     integrity_index: int = 1_000_000
     rarity_hands: int = 80
+    # Security (docs/security.md). Each is read in from_env below.
+    grip_key: str | None = field(default=None, repr=False)
+    key_file: str | None = None
+    public_record: bool = False
+    record_reads: int = 4
+    record_timeout_ms: int = 5000
+    checkpoint_seconds: int = 60
+    checkpoint_key: str | None = None
+    checkpoint_dir: str | None = None
+    record_role: str | None = None
+    frame_ancestors: str = "'none'"
+    head_timeout: float = 10.0
+    body_timeout: float = 30.0
 
     @property
     def recording(self) -> bool:
@@ -133,6 +163,13 @@ class Settings:
     @property
     def embedded(self) -> bool:
         return self.redis_url is None
+
+    def __repr__(self) -> str:
+        """Every setting but the secrets: each key (ingest, read, operator, the GRIP key, any
+        field named for a key, secret, password or token, file paths aside) is shown as
+        ``***``, and a URL's password as ``***`` (what ``str()`` and a log line show too)."""
+        shown = (f"{f.name}={_shown(f.name, getattr(self, f.name))}" for f in fields(self))
+        return f"Settings({', '.join(shown)})"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -149,7 +186,7 @@ class Settings:
             max_body=_number(env, "ROADS_MAX_BODY", 128 * 1024, int),
             cache_ttl=_number(env, "ROADS_CACHE_TTL", 3600, int),
             state_ttl=_number(env, "ROADS_STATE_TTL", 2 * 86400, int),
-            demo=_flag(env, "ROADS_DEMO", default=redis_url is None),
+            demo=_demo(env, redis_url),
             sse_heartbeat=_number(env, "ROADS_SSE_HEARTBEAT", 15.0, float),
             namespace=_namespace(env),
             transport=_choice(env, "ROADS_TRANSPORT", ("links", "pipeline")),
@@ -176,7 +213,72 @@ class Settings:
             cut_card_behind=_number(env, "ROADS_CUT_CARD_BEHIND", 14, int),
             integrity_index=_number(env, "ROADS_INTEGRITY_INDEX", 1_000_000, int),
             rarity_hands=_hands(env),
+            grip_key=_grip_key(env),
+            key_file=env.get("ROADS_KEY_FILE", "").strip() or None,
+            public_record=_flag(env, "ROADS_PUBLIC_RECORD", default=False),
+            record_reads=_number(env, "ROADS_RECORD_READS", 4, int),
+            record_timeout_ms=_number(env, "ROADS_RECORD_TIMEOUT_MS", 5000, int),
+            checkpoint_seconds=_number(env, "ROADS_CHECKPOINT_SECONDS", 60, int),
+            checkpoint_key=env.get("ROADS_CHECKPOINT_KEY", "").strip() or None,
+            checkpoint_dir=env.get("ROADS_CHECKPOINT_DIR", "").strip() or None,
+            record_role=env.get("ROADS_RECORD_ROLE", "").strip() or None,
+            frame_ancestors=_frame_ancestors(env),
+            head_timeout=_number(env, "ROADS_HEAD_TIMEOUT", 10.0, float),
+            body_timeout=_number(env, "ROADS_BODY_TIMEOUT", 30.0, float),
         )
+
+
+# Pushpin's own default ``sig_key``: known to everyone, so it signs nothing.
+PUSHPIN_DEFAULT_KEY = "changeme"
+GRIP_KEY_BYTES = 32
+
+
+def _grip_key(env: Mapping[str, str]) -> str | None:
+    """``ROADS_GRIP_KEY``, the key a GRIP proxy signs ``Grip-Sig`` with. Fails closed: a proxy
+    configured (``ROADS_GRIP_URL``) without a key, or with Pushpin's default, refuses to start
+    (an unsigned ``Grip-*`` header would be taken from anyone)."""
+    key = ",".join(part.strip() for part in env.get("ROADS_GRIP_KEY", "").split(",")) or None
+    parts = key.split(",") if key else []  # two while the key is rotated: new,old
+    if PUSHPIN_DEFAULT_KEY in parts:
+        raise ConfigError(
+            "ROADS_GRIP_KEY is Pushpin's default sig_key: set a secret of your own in both "
+            "(pushpin.conf [proxy] sig_key and ROADS_GRIP_KEY)"
+        )
+    if any(len(part.encode()) < GRIP_KEY_BYTES for part in parts):
+        raise ConfigError(
+            f"ROADS_GRIP_KEY must be at least {GRIP_KEY_BYTES} bytes (HS256; RFC 7518 3.2): "
+            "set a longer secret in both it and Pushpin's sig_key"
+        )
+    if key is None and _urls(env, "ROADS_GRIP_URL"):
+        raise ConfigError(
+            "ROADS_GRIP_URL is set but ROADS_GRIP_KEY is not: set ROADS_GRIP_KEY to the proxy's "
+            "sig_key (pushpin.conf [proxy] sig_key), so that its Grip-Sig can be verified"
+        )
+    return key
+
+
+# What ``repr(Settings)`` never shows (see Settings.__repr__): fields named for a secret, but
+# not the paths of the files that hold one.
+SECRET_NAME = re.compile(r"(^|_)(keys?|secrets?|passwords?|tokens?)$")
+PATH_FIELDS = frozenset({"key_file", "checkpoint_key", "checkpoint_dir"})
+# ``scheme://user:password@`` (or ``user:password@`` with no scheme): the password.
+URL_PASSWORD = re.compile(r"((?:^|[\s(\"'=,])(?:[A-Za-z][A-Za-z0-9+.-]*://)?[^\s:/@\"']*):[^\s/]*@")
+
+
+def redact_url(text: str) -> str:
+    """``text`` with the password of every URL in it replaced by ``***``
+    (``postgresql://roads:***@db/roads``)."""
+    return URL_PASSWORD.sub(r"\1:***@", text)
+
+
+def _shown(name: str, value: object) -> str:
+    if value and name not in PATH_FIELDS and SECRET_NAME.search(name):
+        return repr(tuple("***" for _ in value)) if isinstance(value, tuple) else "'***'"
+    if isinstance(value, str):
+        return repr(redact_url(value))
+    if isinstance(value, tuple):
+        return repr(tuple(redact_url(v) if isinstance(v, str) else v for v in value))
+    return repr(value)
 
 
 def _hands(env: Mapping[str, str]) -> int:
@@ -198,7 +300,21 @@ def _close_after(env: Mapping[str, str]) -> str:
     return text
 
 
+def _demo(env: Mapping[str, str], redis_url: str | None) -> bool:
+    """``ROADS_DEMO``; without a Redis URL it must be on (the embedded demo), else the start is
+    refused: a deployment that lost its ``REDIS_URL`` must not run on an in-process Redis."""
+    demo = _flag(env, "ROADS_DEMO", default=False)
+    if redis_url is None and not demo:
+        raise ConfigError(
+            "no REDIS_URL: set REDIS_URL (or ROADS_REDIS_URL) to the service's Redis, such as "
+            "redis://127.0.0.1:6379/0; or ROADS_DEMO=1 for the embedded demo, which keeps "
+            "nothing (scripts/serve sets it)"
+        )
+    return demo
+
+
 def _keys(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    # Each ``name:secret`` or a bare secret; api.http.keyring checks and names them at start.
     return tuple(key.strip() for key in env.get(name, "").split(",") if key.strip())
 
 
@@ -212,7 +328,13 @@ def _access_log(env: Mapping[str, str]) -> bool:
 def _database(env: Mapping[str, str]) -> str | None:
     url = env.get("ROADS_DATABASE_URL", "").strip()
     if url and not re.match(r"^postgres(ql)?://", url):
-        raise ConfigError(f"ROADS_DATABASE_URL must be a postgresql:// URL, not {url!r}")
+        # The value is not echoed: it may hold the database's password. Its scheme may be.
+        scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", url)
+        given = f"a {scheme.group(1)}:// URL" if scheme else "not a URL"
+        raise ConfigError(
+            "ROADS_DATABASE_URL must be a postgresql:// URL "
+            f"(postgresql://user:password@host:port/db); the value set is {given}"
+        )
     return url or None
 
 
@@ -229,8 +351,29 @@ def _urls(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     urls = tuple(url.strip() for url in env.get(name, "").split(",") if url.strip())
     for url in urls:
         if not re.match(r"^https?://[^\s/]+(/\S*)?$", url):
-            raise ConfigError(f"{name} must be http(s) URLs, comma-separated, not {url!r}")
+            raise ConfigError(
+                f"{name} must be http(s) URLs, comma-separated, not {redact_url(url)!r}"
+            )
     return urls
+
+
+FRAME_ANCESTOR = re.compile(r"^https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
+
+
+def _frame_ancestors(env: Mapping[str, str]) -> str:
+    """``ROADS_FRAME_ANCESTORS``: the pages that may embed the lobby, as CSP ``frame-ancestors``
+    says them: ``'none'`` (the default), or ``'self'`` and origins, space-separated (the quotes
+    may be left off)."""
+    keywords = {"self": "'self'", "'self'": "'self'", "none": "'none'", "'none'": "'none'"}
+    sources = [keywords.get(w, w) for w in env.get("ROADS_FRAME_ANCESTORS", "").split()]
+    if not sources or sources == ["'none'"]:
+        return "'none'"
+    if any(s != "'self'" and not FRAME_ANCESTOR.match(s) for s in sources):
+        raise ConfigError(
+            "ROADS_FRAME_ANCESTORS must be 'none', or 'self' and origins such as "
+            f"https://casino.example.com, space-separated, not {' '.join(sources)!r}"
+        )
+    return " ".join(sources)
 
 
 def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
@@ -238,7 +381,8 @@ def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     for origin in origins:
         if not re.match(r"^https?://[^\s/]+$", origin):
             raise ConfigError(
-                f"{name} must be origins such as https://lobby.example.com, not {origin!r}"
+                f"{name} must be origins such as https://lobby.example.com, "
+                f"not {redact_url(origin)!r}"
             )
     return origins
 

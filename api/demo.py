@@ -17,6 +17,7 @@ DEMO_TABLES = (
     ("demo-3", "No Commission Baccarat", "no_commission"),
     ("demo-4", "Baccarat Squeeze", "standard"),
 )
+BY = "demo-feeder"  # the name its writes are logged under (a key's name, were they sent)
 
 
 class DemoFeeder:
@@ -44,7 +45,7 @@ class DemoFeeder:
         try:
             shoes = {}
             for table, name, variant in DEMO_TABLES:
-                self.services.tables.put(table, name, variant)
+                self.services.tables.put(table, name, variant, BY)
                 shoes[table] = self._new_shoe(table, head_start=self.rng.randint(20, 60))
             while not self._stop.wait(self.interval / len(DEMO_TABLES)):
                 table = self.rng.choice(list(shoes))
@@ -52,7 +53,7 @@ class DemoFeeder:
                 if dealt == len(rounds):
                     shoes[table] = self._new_shoe(table, head_start=0)
                     continue
-                self.services.writer.append(table, shoe_id, dealt + 1, rounds[dealt])
+                self.services.writer.append(table, shoe_id, dealt + 1, rounds[dealt], BY)
                 shoes[table] = (shoe_id, rounds, dealt + 1)
         except Exception:  # a demo must never take the service down
             log.exception("demo feeder stopped")
@@ -63,5 +64,5 @@ class DemoFeeder:
         rounds = deal_shoe(seed)
         shoe_id = f"shoe-{seed:08x}"
         for number in range(1, head_start + 1):
-            self.services.writer.append(table, shoe_id, number, rounds[number - 1])
+            self.services.writer.append(table, shoe_id, number, rounds[number - 1], BY)
         return shoe_id, rounds, head_start

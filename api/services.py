@@ -76,6 +76,7 @@ class Services:
     integrity: IntegrityStore  # the integrity watch's findings, tallies and alert stream
     drift: DriftWatch  # the day's drift, tested across tables and alerted
     integrity_streams: Gate  # operators following the alert stream, at once
+    record_reads: Gate  # reads of the record (a table's past, the archive), at once
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -163,11 +164,12 @@ class Services:
             integrity=integrity_store,
             drift=DriftWatch(integrity_store),
             integrity_streams=Gate(INTEGRITY_STREAMS, "integrity alert streams"),
+            record_reads=Gate(settings.record_reads, "reads of the record"),
         )
 
-    def append_many(self, items: list[Item]) -> list[Outcome]:
+    def append_many(self, items: list[Item], by: str = "") -> list[Outcome]:
         """Rounds of many tables at once (see :func:`api.writes.batch.append_many`)."""
-        return append_many(self.writer, items)
+        return append_many(self.writer, items, by)
 
     def ping(self) -> bool:
         return self.transport.ping()

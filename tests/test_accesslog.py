@@ -117,3 +117,28 @@ def test_a_forked_child_starts_with_no_lines_of_its_parent():
     log.close()
     assert [line["request_id"] for line in stream.lines()][-1] == "r3"
     assert "r2" not in [line["request_id"] for line in stream.lines()]
+
+
+def test_a_request_line_names_its_valid_key_and_never_a_query_key(backend, redis_client):
+    """Through the app (api.http.traffic): the line names the key (never the secret), and the
+    path is logged without its query, where an event stream's ``?key=`` goes."""
+    from api.http import traffic
+    from tests.conftest import KEY, make_app
+
+    app = make_app(backend.url, read_keys=("lobby:reader-secret",))
+    stream = Writes()
+    log = AccessLog(stream)
+    app.wsgi_app = traffic.Traffic(app.wsgi_app.app, log=log)  # the same app, logged here
+    client = app.test_client()
+    for answer in (
+        client.get("/v1/tables", headers={"X-API-Key": "reader-secret"}),
+        client.put("/v1/tables/t1", json={"name": "One"}, headers={"X-API-Key": KEY}),
+        client.get("/v1/tables?key=reader-secret"),
+        client.get("/v1/tables", headers={"X-API-Key": "no-such-key"}),
+    ):
+        answer.close()  # the line is queued as the answer closes
+    log.flush()
+    text = b"".join(stream.writes).decode()
+    assert "reader-secret" not in text and KEY not in text and "no-such-key" not in text
+    assert [line.get("key") for line in stream.lines()] == ["lobby", "ingest-1", None, None]
+    assert {line["path"] for line in stream.lines()} == {"/v1/tables", "/v1/tables/t1"}

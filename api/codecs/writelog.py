@@ -3,8 +3,9 @@ Stream per table), and as the recorder (:mod:`api.record.recorder`) reads it bac
 
 Each entry's id is ``N-1``, ``N`` the table's log number (``logged`` in its meta, raised by one
 per write), so the entries of a table are numbered without gaps and the recorder knows where it
-stopped by one number. Fields: ``at`` (milliseconds since the epoch, when the write committed)
-and ``kind``, then by kind:
+stopped by one number. Fields: ``at`` (milliseconds since the epoch, when the write committed),
+``by`` (the name of the API key that made the write, :mod:`api.http.keyring`; ``""`` for a write
+the service made itself without one) and ``kind``, then by kind:
 
 - ``round``: ``shoe``, ``number``, ``version`` (the shoe's after it), ``record`` (as stored),
   ``opens`` (``1`` when it opened the shoe);
@@ -13,7 +14,7 @@ and ``kind``, then by kind:
 - ``retire``: ``versions`` (``shoe=version,...``, each shoe's version raised by retiring).
 
 A write script logs only when handed an ``at`` (the record is on); :data:`LUA`'s ``log_write``
-is the one place the scripts write an entry.
+is the one place the scripts write an entry, so every kind carries ``by``.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 LUA = """
-local function log_write(meta, log, at, fields)
+local function log_write(meta, log, at, by, fields)
   if at == '' then return end
   local n = redis.call('HINCRBY', meta, 'logged', 1)
-  redis.call('XADD', log, n .. '-1', 'at', at, unpack(fields))
+  redis.call('XADD', log, n .. '-1', 'at', at, 'by', by, unpack(fields))
 end
 """
 
@@ -43,6 +44,12 @@ class LoggedWrite(NamedTuple):
         text = {_text(key): _text(value) for key, value in fields.items()}
         number = int(_text(entry_id).partition("-")[0])
         return cls(table, number, int(text.pop("at")), text.pop("kind"), text)
+
+    @property
+    def by(self) -> str:
+        """The name of the key that made the write (``""``: none, or logged before keys were
+        named)."""
+        return self.fields.get("by", "")
 
     @property
     def shoe(self) -> str | None:

@@ -1,5 +1,6 @@
 """The HTTP layer: the endpoints (one module per resource), their request and response schemas,
-JSON errors and the ingest keys. Views parse the request, call the services
+JSON errors and the ingest keys (who reads the record, and how many at once:
+:mod:`.recordaccess`). Views parse the request, call the services
 (:mod:`api.services`: the writer of :mod:`api.writes`, the stores and the read cache of
 :mod:`api.storage`, the live services of :mod:`api.live`) and shape the answer (the lobby's with
 :mod:`api.codecs.tiles`); nothing here talks to Redis itself.
@@ -16,7 +17,9 @@ from flask import Flask
 
 from api.http import (
     archive,
+    auth,
     bodies,
+    checkpoints,
     errors,
     events,
     health,
@@ -48,6 +51,7 @@ def register(app: Flask) -> RoadsApi:
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     )
     errors.register(app, api)
+    auth.install(app)  # a key that cannot be used stops the start
     bodies.install(app)
     enable_cors(app, app.extensions["roads.settings"])
     app.register_blueprint(pages.blp)
@@ -62,6 +66,7 @@ def register(app: Flask) -> RoadsApi:
         events.blp,
         archive.blp,
         history.blp,
+        checkpoints.blp,
         integrity.blp,
         rarity.blp,
     ):

@@ -6,7 +6,7 @@ from flask import Response
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import dumps, history_answer, services
-from api.http.auth import SECURITY, require_ingest_key
+from api.http.auth import SECURITY, check_scope, key_name, require_ingest_key
 from api.http.errors import status_of
 from api.http.parsing import BodyParser
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
@@ -81,7 +81,7 @@ def post_round(report, table, shoe):
     round = checked_round(report)
     watched()
     try:
-        write = services().writer.append(table, shoe, report["round"], round)
+        write = services().writer.append(table, shoe, report["round"], round, key_name())
     except Conflict:
         ROUNDS.labels("conflict").inc()
         raise
@@ -104,10 +104,12 @@ def post_rounds(batch):
     Each round is stored exactly as ``POST /v1/tables/{table}/shoes/{shoe}/rounds`` would store
     it, and its outcome carries the status that call would have answered, so one round's 409
     does not stop the others. A malformed item (400) or a round against the rules (422) rejects
-    the whole batch before anything is stored. The first round of each table goes to Redis with
+    the whole batch before anything is stored, as does a table the key may not write (403 naming
+    it: an ingest key's tables are its scope). The first round of each table goes to Redis with
     the others in one round trip per Redis node, which makes a batch much cheaper per round
     than single reports.
     """
+    check_scope([report["table"] for report in batch["rounds"]])
     watched()
     items = []
     for index, report in enumerate(batch["rounds"]):
@@ -116,7 +118,7 @@ def post_rounds(batch):
         except RoadsError as error:
             abort(status_of(error), message=f"rounds.{index}: {error}")
         items.append((report["table"], report["shoe"], report["round"], round))
-    outcomes = services().append_many(items)
+    outcomes = services().append_many(items, key_name())
     for outcome in outcomes:
         if isinstance(outcome, ShoeError):
             refused("too_many_copies")
@@ -153,7 +155,7 @@ def put_round(report, table, shoe, number):
     otherwise)."""
     if report.get("round", number) != number:
         abort(422, message=f"the body's round {report['round']} is not the path's round {number}")
-    write = services().writer.replace(table, shoe, number, checked_round(report))
+    write = services().writer.replace(table, shoe, number, checked_round(report), key_name())
     return written(table, shoe, write, 200)
 
 
@@ -165,7 +167,7 @@ def void_round(table, shoe, number):
     """Cancel a round (void).
 
     It stays in the history, marked void, and leaves every road."""
-    write = services().writer.void(table, shoe, number)
+    write = services().writer.void(table, shoe, number, key_name())
     return written(table, shoe, write, 200)
 
 

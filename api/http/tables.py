@@ -4,7 +4,7 @@ from flask_smorest import Blueprint, abort
 
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.archive import archive_path
-from api.http.auth import SECURITY, require_ingest_key
+from api.http.auth import SECURITY, key_name, require_ingest_key
 from api.http.parsing import BodyParser
 from api.http.requests import TableInSchema
 from api.http.responses import RetiredSchema, TableSchema
@@ -22,7 +22,7 @@ def put_table(body, table):
     """Name a table and set its variant.
 
     The variant is ``standard``, ``no_commission`` or ``speed``. A retired table is back."""
-    services().tables.put(table, body["name"], body["variant"])
+    services().tables.put(table, body["name"], body["variant"], key_name())
     return services().tables.get(table)
 
 
@@ -51,7 +51,7 @@ def retire_table(table):
     everything under ``/v1/tables/{table}`` answers 404 naming the archive, where
     its shoes and rounds are kept for audit. A later round, or naming it again, brings it back
     under the name it had. Retiring it again changes nothing."""
-    shoes = services().tables.retire(table)
+    shoes = services().tables.retire(table, key_name())
     if shoes is None:
         abort(404, message=f"no table {table}")
     where = archive_path(table)

@@ -6,8 +6,10 @@ the Flask app (:class:`Traffic`), so they cover every answer: errors, 304s, comp
   is echoed on every answer, set for the request's log lines (:data:`api.logs.REQUEST_ID`) and
   put in every JSON error body (:mod:`api.http.errors`).
 - The access log (the ``roads.access`` lines, on unless ``ROADS_ACCESS_LOG=0``): one JSON line
-  a request with method, route, path, status, duration_ms, bytes, request_id, and table when the
-  route names one, queued and written off the request path (:mod:`api.accesslog`).
+  a request with method, route, path, status, duration_ms, bytes, request_id, table when the
+  route names one, and ``key``, the name of the valid API key it offered (never a secret: the
+  path is logged without its query, where an event stream's ``?key=`` is), queued and written
+  off the request path (:mod:`api.accesslog`).
 - Metrics (:mod:`api.metrics`, on unless ``ROADS_REQUEST_METRICS=0``): requests by route
   template, method and status; latency by route.
 """
@@ -31,6 +33,7 @@ HEADER = "X-Request-ID"
 SANE_ID = re.compile(r"^[A-Za-z0-9._:+/=-]{1,128}$")
 ROUTE = "roads.route"  # the environ keys the Flask app fills in for the middleware
 TABLE = "roads.table"
+KEY = "roads.key"  # the name of the request's valid key (api.http.auth)
 METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 UNMATCHED = "unmatched"  # the route label of a request no route matched (404, 405)
 
@@ -93,7 +96,7 @@ class Traffic:
             fields = {
                 "method": method,
                 "route": route,
-                "path": environ.get("PATH_INFO", ""),
+                "path": environ.get("PATH_INFO", ""),  # no query: a ?key= is never logged
                 "status": int(status),
                 "duration_ms": round(seconds * 1000, 3),
                 "bytes": sent,
@@ -101,6 +104,8 @@ class Traffic:
             }
             if environ.get(TABLE):
                 fields["table"] = environ[TABLE]
+            if environ.get(KEY):
+                fields["key"] = environ[KEY]
             self.log.write(fields)
 
 

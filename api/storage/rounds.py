@@ -129,14 +129,15 @@ class RoundStore:
 
     # -- committing ----------------------------------------------------------------------------
 
-    def commit(self, plans: Sequence[Write]) -> list[WriteReply]:
+    def commit(self, plans: Sequence[Write], by: str = "") -> list[WriteReply]:
         """Commit each plan that still fits its shoe (see the module doc); each plan's reply, in
-        order. This process then knows each committed shoe's version. With
+        order (``by``: the name of the key that made the writes, for the record's log). This
+        process then knows each committed shoe's version. With
         ``ROADS_WRITE_REPLICAS`` set, raise :class:`~api.storage.errors.NotReplicated` when the
         replicas do not confirm the writes in time (they stand on the masters; a retry is safe)."""
         token = self.versions.token()
         together = self.transport.cross_slot
-        calls = [self._script(plan) for plan in plans]
+        calls = [self._script(plan, by) for plan in plans]
         day = utc_day()  # the integrity watch notes the writes' rounds under it
         per_write = 2 if together else 1  # the write script, and on one server the lobby's
         replies: list[WriteReply | None] = [None] * len(plans)
@@ -183,7 +184,7 @@ class RoundStore:
             self.transport.check_replicated(min(waited))
         return replies  # type: ignore[return-value]
 
-    def _script(self, plan: Write) -> AppendRound | ReplaceRound:
+    def _script(self, plan: Write, by: str) -> AppendRound | ReplaceRound:
         keys = self.keys.shoe(plan.table, plan.shoe)
         common = {
             "keys": keys,
@@ -195,6 +196,7 @@ class RoundStore:
             "channel": self.keys.versions_channel,
             "lobby_update": plan.lobby.encode(),
             "at": self.clock(),
+            "by": by,
         }
         if plan.head is not None:
             return AppendRound(head=plan.head, variant=plan.variant, **common)

@@ -31,10 +31,12 @@ class Tables:
         self.clock = clock  # the ``at`` of a write's log entry ("" while the record is off)
         self.cold = cold  # tables Redis lost are brought back from the record (when it is on)
 
-    def put(self, table: str, name: str, variant: str) -> None:
-        """Name the table and set its variant (in the lobby too); a retired table is back."""
+    def put(self, table: str, name: str, variant: str, by: str = "") -> None:
+        """Name the table and set its variant (in the lobby too); a retired table is back.
+        ``by``: the name of the key that did, for the record's log."""
         keys = self.keys.table(table)
-        self.transport.script(PUT_TABLE, [keys.meta, keys.log], [name, variant, self.clock()])
+        args = [name, variant, self.clock(), by]
+        self.transport.script(PUT_TABLE, [keys.meta, keys.log], args)
         self.lobby.register(table, name, variant)
 
     def get(self, table: str) -> dict[str, Any] | None:
@@ -84,11 +86,12 @@ class Tables:
         }
         return info, "retired" in meta
 
-    def retire(self, table: str) -> list[str] | None:
+    def retire(self, table: str, by: str = "") -> list[str] | None:
         """Retire the table: marked retired on its own slot (every read of it then answers
         :class:`Retired`, :class:`~api.storage.writescripts.RetireTable`), then out of the lobby
         (:meth:`Lobby.retire`). Its rounds stay, read by :meth:`archived` and the archive's
-        history; a later write brings it back. Its shoes, or ``None`` for a table never seen."""
+        history; a later write brings it back. Its shoes, or ``None`` for a table never seen.
+        ``by``: as :meth:`put`'s."""
         keys = self.keys.table(table)
         token = self.versions.token()
         retiring = None
@@ -101,6 +104,7 @@ class Tables:
                 channel=self.keys.versions_channel,
                 table=table,
                 at=self.clock(),
+                by=by,
             )
             retiring = call.parse(self.transport.script(RETIRE_TABLE, call.key_list, call.args))
         for shoe, version in retiring.versions:  # this process reads its own writes

@@ -105,8 +105,8 @@ redis.call('SET', KEYS[4], stamped(version, ARGV[8]), 'EX', tonumber(ARGV[9]))
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('PUBLISH', ARGV[10], version_message(ARGV[11], ARGV[1], version, true, seq))
 redis.call('SET', KEYS[6], stored_update(seq, true, ARGV[12]))
-log_write(KEYS[1], KEYS[7], ARGV[13], {'kind', 'round', 'shoe', ARGV[1], 'number', count + 1,
-  'version', version, 'record', ARGV[7], 'opens', ARGV[6]})
+log_write(KEYS[1], KEYS[7], ARGV[13], ARGV[14], {'kind', 'round', 'shoe', ARGV[1],
+  'number', count + 1, 'version', version, 'record', ARGV[7], 'opens', ARGV[6]})
 return {1, version, seq, 1}
 """,
     uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA, writelog.LUA],
@@ -131,6 +131,7 @@ class AppendRound:
     channel: str
     lobby_update: str
     at: str  # when, for the record's log (milliseconds; "" while the record is off)
+    by: str = ""  # the name of the key that made the write, for the record's log
 
     def queue(self, commands: Any) -> None:
         keys, head = self.keys, self.head
@@ -159,6 +160,7 @@ class AppendRound:
                 self.table,
                 self.lobby_update,
                 self.at,
+                self.by,
             ],
         )
 
@@ -179,7 +181,7 @@ local current = redis.call('HGET', KEYS[4], 'current') == ARGV[9]
 local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
 redis.call('PUBLISH', ARGV[7], version_message(ARGV[8], ARGV[9], version, current, seq))
 redis.call('SET', KEYS[5], stored_update(seq, current, ARGV[10]))
-log_write(KEYS[4], KEYS[6], ARGV[11], {'kind', ARGV[6] == '1' and 'void' or 'correction',
+log_write(KEYS[4], KEYS[6], ARGV[11], ARGV[12], {'kind', ARGV[6] == '1' and 'void' or 'correction',
   'shoe', ARGV[9], 'number', tonumber(ARGV[2]) + 1, 'version', version, 'record', ARGV[3]})
 return {1, version, seq, current and 1 or 0}
 """,
@@ -206,6 +208,7 @@ class ReplaceRound:
     channel: str
     lobby_update: str
     at: str  # see AppendRound
+    by: str = ""  # see AppendRound
 
     def queue(self, commands: Any) -> None:
         keys = self.keys
@@ -224,6 +227,7 @@ class ReplaceRound:
                 self.shoe,
                 self.lobby_update,
                 self.at,
+                self.by,
             ],
         )
 
@@ -242,7 +246,8 @@ return 1
 
 
 # KEYS: the table's meta, its shoe list, its log, then the info key of each shoe in the list.
-# ARGV: the version channel, the table, the log's ``at``, then each shoe id in the list's order.
+# ARGV: the version channel, the table, the log's ``at`` and ``by``, then each shoe id in the
+# list's order.
 # Returns {0} for an unknown table; {2} when the list is no longer the one passed (read it
 # again); {1} when it was retired already; else {1, shoe, version, ...} of each shoe raised (a
 # shoe that has left Redis for the record is not raised: it has no cached answers).
@@ -262,7 +267,7 @@ local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local reply = {1}
 local raised = {}
 for i = 4, #KEYS do
-  local shoe = ARGV[i]
+  local shoe = ARGV[i + 1]
   if redis.call('EXISTS', KEYS[i]) == 1 then
     local version = redis.call('HINCRBY', KEYS[i], 'version', 1)
     redis.call('PUBLISH', ARGV[1], version_message(ARGV[2], shoe, version, shoe == current, seq))
@@ -271,7 +276,8 @@ for i = 4, #KEYS do
     raised[#raised + 1] = shoe .. '=' .. version
   end
 end
-log_write(KEYS[1], KEYS[3], ARGV[3], {'kind', 'retire', 'versions', table.concat(raised, ',')})
+log_write(KEYS[1], KEYS[3], ARGV[3], ARGV[4],
+  {'kind', 'retire', 'versions', table.concat(raised, ',')})
 return reply
 """,
     uses=[versionmessage.LUA, writelog.LUA],
@@ -292,6 +298,7 @@ class RetireTable:
     channel: str
     table: str
     at: str  # see AppendRound
+    by: str = ""  # see AppendRound
 
     @property
     def key_list(self) -> list[str]:
@@ -300,7 +307,7 @@ class RetireTable:
 
     @property
     def args(self) -> list[str]:
-        return [self.channel, self.table, self.at, *self.shoes]
+        return [self.channel, self.table, self.at, self.by, *self.shoes]
 
     @staticmethod
     def parse(reply: list) -> Retiring | None:
@@ -320,13 +327,14 @@ class Retiring(NamedTuple):
     versions: list[tuple[str, int]]
 
 
-# KEYS: the table's meta, its log.  ARGV: name, variant, the log's ``at``.
+# KEYS: the table's meta, its log.  ARGV: name, variant, the log's ``at`` and ``by``.
 PUT_TABLE = Script(
     """
 redis.call('HSET', KEYS[1], 'name', ARGV[1], 'variant', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'mver', 1)
 redis.call('HDEL', KEYS[1], 'retired')
-log_write(KEYS[1], KEYS[2], ARGV[3], {'kind', 'table', 'name', ARGV[1], 'variant', ARGV[2]})
+log_write(KEYS[1], KEYS[2], ARGV[3], ARGV[4],
+  {'kind', 'table', 'name', ARGV[1], 'variant', ARGV[2]})
 return 1
 """,
     uses=[writelog.LUA],

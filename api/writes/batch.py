@@ -21,10 +21,11 @@ Item = tuple[str, str, int, Round]  # table, shoe, round number, round
 Outcome = Written | Exception
 
 
-def append_many(writer: Writer, items: Sequence[Item]) -> list[Outcome]:
+def append_many(writer: Writer, items: Sequence[Item], by: str = "") -> list[Outcome]:
     """Store several rounds, of any tables, in order: for each, what :meth:`Writer.append`
     returns or the exception it raises for that round (:class:`Conflict`, :class:`Contended`
-    or a rules error); an unreachable Redis raises for the whole call.
+    or a rules error); an unreachable Redis raises for the whole call. ``by``: the name of the
+    key that sent them, logged with each write for the record.
 
     The first round of each table whose next round it plainly is goes in the one commit of
     every such plan; every other round, and any whose commit found the shoe moved on, then goes
@@ -32,13 +33,13 @@ def append_many(writer: Writer, items: Sequence[Item]) -> list[Outcome]:
     outcomes: list[Outcome | None] = [None] * len(items)
     plans = _first_plans(writer, items, outcomes)
     if plans:
-        replies = writer.store.commit([plan for _, plan in plans])
+        replies = writer.store.commit([plan for _, plan in plans], by)
         for (index, plan), reply in zip(plans, replies, strict=True):
             outcomes[index] = writer.settled(plan, reply)
     for index, (table, shoe, number, round) in enumerate(items):
         if outcomes[index] is None:
             try:
-                outcomes[index] = writer.append(table, shoe, number, round)
+                outcomes[index] = writer.append(table, shoe, number, round, by)
             except (Conflict, Contended, NotFound, RoadsError) as error:
                 outcomes[index] = error
     return outcomes  # type: ignore[return-value]

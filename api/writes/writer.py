@@ -3,6 +3,9 @@
 Which round may come next is :func:`roads.shoe.check_append`. The next round of a shoe this
 process wrote last is computed from what that write left (:mod:`.recentwrites`), without reading
 the shoe back; a stale guess costs one retry, never a wrong write: the commit compares.
+
+Each write takes ``by``, the name of the API key that asked for it (``""`` for the service's
+own), which the write scripts log for the record (:mod:`api.codecs.writelog`).
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ class Writer:
 
     # -- appending --------------------------------------------------------------------------
 
-    def append(self, table: str, shoe: str, number: int, round: Round) -> Written:
+    def append(self, table: str, shoe: str, number: int, round: Round, by: str = "") -> Written:
         """Store round ``number`` of the shoe; the identical round sent again is answered as it
         was (``changed`` false). Raises :class:`Conflict` when the round does not fit the shoe,
         :class:`Contended` when other writers keep winning, a rules error for a round the shoe
@@ -95,7 +98,7 @@ class Writer:
             plan = plan_append(
                 table, shoe, number, round, base, watch=self.watch, figures=self.figures()
             )
-            (reply,) = self.store.commit([plan])
+            (reply,) = self.store.commit([plan], by)
             done = self.settled(plan, reply)
             if done is not None:
                 return done
@@ -147,16 +150,22 @@ class Writer:
 
     # -- corrections ------------------------------------------------------------------------
 
-    def replace(self, table: str, shoe: str, number: int, round: Round) -> Written:
+    def replace(self, table: str, shoe: str, number: int, round: Round, by: str = "") -> Written:
         """Correct round ``number`` (a dealer error fixed after the fact)."""
-        return self._rewrite("correction", table, shoe, number, lambda old: round)
+        return self._rewrite("correction", table, shoe, number, lambda old: round, by)
 
-    def void(self, table: str, shoe: str, number: int) -> Written:
+    def void(self, table: str, shoe: str, number: int, by: str = "") -> Written:
         """Cancel round ``number``: it stays in the history, marked, and leaves every road."""
-        return self._rewrite("void", table, shoe, number, lambda old: old.voided())
+        return self._rewrite("void", table, shoe, number, lambda old: old.voided(), by)
 
     def _rewrite(
-        self, kind: Kind, table: str, shoe: str, number: int, change: Callable[[Round], Round]
+        self,
+        kind: Kind,
+        table: str,
+        shoe: str,
+        number: int,
+        change: Callable[[Round], Round],
+        by: str,
     ) -> Written:
         void = kind == "void"
         for _ in range(MAX_ATTEMPTS):
@@ -186,7 +195,7 @@ class Writer:
                 watch=self.watch,
                 figures=self.figures(),
             )
-            (reply,) = self.store.commit([plan])
+            (reply,) = self.store.commit([plan], by)
             done = self.settled(plan, reply)
             if done is not None:
                 return done

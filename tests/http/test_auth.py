@@ -1,8 +1,13 @@
 """The odds and the edge flags are for readers with a key (``ROADS_READ_KEYS``) unless the
 operator makes them public (``ROADS_PUBLIC_ODDS=1``): the default here, on a real Redis."""
 
+from dataclasses import replace
+
 import pytest
 
+from api.codecs.writelog import LoggedWrite
+from api.storage.writelog import clock
+from tests.api_helpers import feed, post_round
 from tests.conftest import AUTH, KEY, make_app
 
 READ_KEY = "reader-key"
@@ -86,3 +91,138 @@ def read_all(client, url: str) -> str:
 
 def ids(text: str) -> list[str]:
     return [line[4:] for line in text.splitlines() if line.startswith("id: ")]
+
+
+# -- named, scoped keys (api.http.keyring) ------------------------------------------------------
+
+SCOPED = "studio-a-secret"
+KEY_FILE = f"""
+studio-a   ingest    {SCOPED}      studio-a-*
+lobby      read      lobby-secret
+ops        operator  ops-secret
+"""
+
+
+@pytest.fixture
+def scoped(backend, redis_client, tmp_path):
+    path = tmp_path / "keys"
+    path.write_text(KEY_FILE)
+    app = make_app(backend.url, public_odds=False, key_file=str(path))
+    services = app.extensions["roads"]
+    services.rounds.clock = services.tables.clock = clock(True)  # the record's log on
+    return app
+
+
+def write_routes(table: str) -> list[tuple[str, str, dict | None]]:
+    """Every write route, for ``table``: method, path, body."""
+    shoe = f"/v1/tables/{table}/shoes/s1"
+    return [
+        ("POST", f"{shoe}/rounds", {"round": 1, "result": "B"}),
+        ("PUT", f"{shoe}/rounds/1", {"result": "P"}),
+        ("POST", f"{shoe}/rounds/1/void", None),
+        ("PUT", f"/v1/tables/{table}", {"name": "Renamed", "variant": "speed"}),
+        ("DELETE", f"/v1/tables/{table}", None),
+        (
+            "POST",
+            "/v1/rounds",
+            {"rounds": [{"table": table, "shoe": "s1", "round": 1, "result": "B"}]},
+        ),
+    ]
+
+
+def test_a_scoped_ingest_key_writes_its_tables_only(scoped, redis_client):
+    client = scoped.test_client()
+    headers = {"X-API-Key": SCOPED}
+    feed(client, "BPB", table="studio-b-1")  # by the unscoped key of the environment
+    before = redis_client.xlen(scoped.extensions["roads"].keys.table("studio-b-1").log)
+    for method, path, body in write_routes("studio-b-1"):
+        answer = client.open(path, method=method, json=body, headers=headers)
+        assert answer.status_code == 403, (method, path, answer.json)
+        assert "studio-b-1" in answer.json["message"] and "studio-a" in answer.json["message"]
+    log = scoped.extensions["roads"].keys.table("studio-b-1").log
+    assert redis_client.xlen(log) == before  # nothing written
+    for method, path, body in write_routes("studio-a-1")[:5]:
+        answer = client.open(path, method=method, json=body, headers=headers)
+        assert answer.status_code == (201 if method == "POST" and "void" not in path else 200)
+
+
+def test_a_batch_with_a_table_outside_the_scope_is_refused_whole(scoped, redis_client):
+    client = scoped.test_client()
+    rounds = [
+        {"table": "studio-a-1", "shoe": "s1", "round": 1, "result": "B"},
+        {"table": "studio-b-2", "shoe": "s1", "round": 1, "result": "B"},
+    ]
+    answer = client.post("/v1/rounds", json={"rounds": rounds}, headers={"X-API-Key": SCOPED})
+    assert answer.status_code == 403 and "studio-b-2" in answer.json["message"]
+    assert client.get("/v1/tables/studio-a-1").status_code == 404  # not even its own table
+
+
+def test_each_logged_write_names_its_key(scoped, redis_client):
+    client = scoped.test_client()
+    headers = {"X-API-Key": SCOPED}
+    for method, path, body in write_routes("studio-a-1")[:5]:
+        assert client.open(path, method=method, json=body, headers=headers).status_code < 300
+    batch = {"rounds": [{"table": "studio-a-1", "shoe": "s1", "round": 2, "result": "P"}]}
+    assert (
+        client.post("/v1/rounds", json=batch, headers=headers).json["results"][0]["status"] == 201
+    )
+    post_round(client, 3, table="studio-a-1", result="T")  # the environment's key, unnamed
+    log = scoped.extensions["roads"].keys.table("studio-a-1").log
+    entries = [LoggedWrite.decode("studio-a-1", i, f) for i, f in redis_client.xrange(log)]
+    assert [(entry.kind, entry.by) for entry in entries] == [
+        ("round", "studio-a"),
+        ("correction", "studio-a"),
+        ("void", "studio-a"),
+        ("table", "studio-a"),
+        ("retire", "studio-a"),
+        ("round", "studio-a"),  # the batch's
+        ("round", "ingest-1"),  # a bare secret of ROADS_INGEST_KEYS, named by its place
+    ]
+
+
+def test_keys_of_other_roles_do_not_write_and_query_keys_count_on_streams_alone(scoped):
+    client = scoped.test_client()
+    for secret in ("lobby-secret", "ops-secret", "nobody"):
+        answer = post_round(client, 1, table="studio-a-1", headers={"X-API-Key": secret})
+        assert answer.status_code == 401
+    feed(client, "BPB", table="studio-a-1")
+    assert (
+        client.get("/v1/tables/studio-a-1/odds", headers={"X-API-Key": "lobby-secret"}).status_code
+        == 200
+    )
+    assert client.get("/v1/tables/studio-a-1/odds?key=lobby-secret").status_code == 401
+    assert client.get("/v1/integrity/drift?key=ops-secret").status_code == 401
+    assert client.get("/v1/integrity/drift", headers={"X-API-Key": "ops-secret"}).status_code == 200
+    stream = client.get("/v1/integrity/events?key=ops-secret", buffered=False)
+    assert stream.status_code == 200
+    stream.close()
+    keyed = read_all(client, "/v1/events?frames=0&last_event_id=0&key=lobby-secret")
+    assert '"odds":' in keyed or "event:" in keyed
+
+
+def test_the_record_readers_are_read_and_operator_keys_or_everyone(scoped):
+    from flask import Flask
+
+    from api.http.auth import require_record_reader
+
+    @require_record_reader
+    def view():
+        return "read"
+
+    for public, secret, allowed in [
+        (False, "lobby-secret", True),
+        (False, "ops-secret", True),
+        (False, SCOPED, False),
+        (False, "", False),
+        (True, "", True),
+    ]:
+        settings = replace(scoped.extensions["roads.settings"], public_record=public)
+        scoped.extensions["roads.settings"] = settings
+        with scoped.test_request_context("/", headers={"X-API-Key": secret} if secret else {}):
+            if allowed:
+                assert view() == "read"
+            else:
+                with pytest.raises(Exception) as refused:
+                    view()
+                assert getattr(refused.value, "code", None) == 401
+    assert isinstance(scoped, Flask)

@@ -157,3 +157,30 @@ def test_the_lobby_script_reads_the_watch_part_and_the_json_python_wrote(
     got = plain.eval(LUA + PARSE, 0, stored)
     assert got[:2] == [seq, int(current)] and got[3] == watch.encode()
     assert LobbyUpdate.decode(got[2]) == LobbyUpdate(shoe, "{}", "{}", "", "", "", ())
+
+
+names = st.from_regex(r"[A-Za-z0-9_.-]{1,64}", fullmatch=True) | st.just("")
+
+
+@SLOW
+@given(by=names, table=ids)
+def test_every_logged_write_carries_the_name_of_its_key(plain, redis_server, by, table):
+    """The write scripts log ``by`` with every kind, and :class:`LoggedWrite` reads it back."""
+    from api.codecs.writelog import LoggedWrite
+    from api.storage.writelog import clock
+
+    services = make_app(redis_server.url).extensions["roads"]
+    services.rounds.clock = services.tables.clock = clock(True)
+    services.tables.put(table, "A table", "standard", by)
+    services.writer.append(table, "s1", 1, Round("B"), by)
+    services.writer.replace(table, "s1", 1, Round("P"), by)
+    services.writer.void(table, "s1", 1, by)
+    services.tables.retire(table, by)
+    services.versions.stop()
+    log = services.keys.table(table).log
+    entries = [LoggedWrite.decode(table, i, fields) for i, fields in plain.xrange(log)]
+    assert [(e.kind, e.by) for e in entries] == [
+        (kind, by) for kind in ("table", "round", "correction", "void", "retire")
+    ]
+    assert entries[-1].versions == {"s1": 4}  # the retirement's shoes, read after ``by``
+    plain.flushdb()

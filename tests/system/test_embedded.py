@@ -4,8 +4,10 @@ simulator. (The only tests that use fakeredis; every other test talks to a real 
 import json
 import time
 
+import pytest
+
 from api import create_app
-from api.config import Settings
+from api.config import ConfigError, Settings
 from api.demo import DEMO_TABLES
 from roads import Scorecard
 from roads.rarity import figure, pattern_chance, run_chance
@@ -98,5 +100,27 @@ def test_settings_from_environment():
     settings = Settings.from_env({"REDIS_URL": "redis://h:1/0", "ROADS_INGEST_KEYS": " a, b ,,"})
     assert settings.redis_url == "redis://h:1/0" and settings.ingest_keys == ("a", "b")
     assert not settings.embedded and not settings.demo
-    assert Settings.from_env({}).embedded and Settings.from_env({}).demo
+    demo = Settings.from_env({"ROADS_DEMO": "1"})
+    assert demo.embedded and demo.demo
     assert Settings.from_env({"ROADS_REDIS_URL": "redis://x/1"}).redis_url == "redis://x/1"
+
+
+@pytest.mark.parametrize("env", [{}, {"ROADS_DEMO": "0"}, {"ROADS_INGEST_KEYS": "k:s"}])
+def test_no_redis_url_outside_the_demo_refuses_to_start(env):
+    """A deployment that lost its REDIS_URL must not run on an in-process Redis: the start is
+    refused, saying what to set."""
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env(env)
+    message = str(refused.value)
+    assert "REDIS_URL" in message and "ROADS_DEMO=1" in message
+
+
+def test_the_demo_key_is_the_embedded_demos_alone():
+    assert embedded_app(demo=False).test_client()  # no REDIS_URL: the demo, where it is taken
+    app = create_app(Settings(redis_url=None, ingest_keys=("demo:demo-key",)))
+    answer = app.test_client().put(
+        "/v1/tables/t1", json={"name": "x"}, headers={"X-API-Key": "demo-key"}
+    )
+    assert answer.status_code == 200
+    with pytest.raises(ConfigError, match=r"demo-key .*refused"):
+        create_app(Settings(redis_url="redis://127.0.0.1:1/0", ingest_keys=("demo-key",)))
