@@ -196,7 +196,10 @@ def multiplay_bytes(base: str) -> None:
 
 
 def service(
-    redis_url: str, grip: str | None = None, port: int | None = None, nchan: str | None = None
+    redis_url: str,
+    grip: dict[str, str] | None = None,
+    port: int | None = None,
+    nchan: str | None = None,
 ):
     env = {
         "REDIS_URL": redis_url,
@@ -208,7 +211,7 @@ def service(
         "ROADS_FEED_CLIENTS": "14000",
     }
     if grip:
-        env["ROADS_GRIP_URL"] = grip
+        env.update(grip)  # the proxy's publish URL and the key it signs Grip-Sig with
     if nchan:
         env["ROADS_NCHAN_URL"] = nchan
     return serving.gunicorn("wsgi:app", env, port=port or free_port())
@@ -235,7 +238,7 @@ def frames_run(args) -> None:
     with (
         serving.redis_server() as redis,
         nchan,
-        service(redis.url, pushpin.publish_url, port, nchan=nchan.publish_url) as base,
+        service(redis.url, pushpin.service_env, port, nchan=nchan.publish_url) as base,
     ):
         pushpin.start()
         probe = Probe(port_of(base))
@@ -359,7 +362,7 @@ def main() -> None:
         serving.redis_server() as redis,
         serving.redis_server() as grip_redis,
         service(redis.url) as base,
-        service(grip_redis.url, pushpin.publish_url, port) as proxied_base,
+        service(grip_redis.url, pushpin.service_env, port) as proxied_base,
     ):
         pushpin.start()
         try:

@@ -27,12 +27,14 @@ def available() -> bool:
 
 class Nchan:
     """``with Nchan(backend) as nchan``: viewers at ``nchan.url + "/v1/events/nchan"``, the
-    service's publisher at ``nchan.publish_url``, everything else passed to ``backend``."""
+    service's publisher at ``nchan.publish_url`` (the internal listener, its own port),
+    everything else passed to ``backend``."""
 
     def __init__(self, backend: str = "127.0.0.1:9", *, workers: int = 1, first: str = "newest"):
         if not available():
             raise RuntimeError("nginx with nchan is not installed (scripts/test installs it)")
         self.port = free_port()
+        self.internal_port = free_port()
         self.backend = backend
         self.workers = workers
         self.first = first
@@ -44,8 +46,12 @@ class Nchan:
         return f"http://127.0.0.1:{self.port}"
 
     @property
+    def internal_url(self) -> str:
+        return f"http://127.0.0.1:{self.internal_port}"
+
+    @property
     def publish_url(self) -> str:
-        return f"{self.url}/pub"
+        return f"{self.internal_url}/pub"
 
     def __enter__(self) -> Nchan:
         _, nofile = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -56,6 +62,7 @@ class Nchan:
             "CONNECTIONS": max(1024, nofile - 100),
             "DIR": self.dir,
             "LISTEN": f"127.0.0.1:{self.port}",
+            "INTERNAL": f"127.0.0.1:{self.internal_port}",
             "BACKEND": self.backend,
             "FIRST_MESSAGE": self.first,
         }
@@ -70,16 +77,17 @@ class Nchan:
             stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
-        while not self._listening():
+        while not (self._listening(self.port) and self._listening(self.internal_port)):
             if time.monotonic() > deadline or self.process.poll() is not None:
                 raise RuntimeError(f"nginx did not start (its log: {self.dir}/error.log)")
             time.sleep(0.05)
         return self
 
-    def _listening(self) -> bool:
+    @staticmethod
+    def _listening(port: int) -> bool:
         with socket.socket() as sock:
             sock.settimeout(0.2)
-            return sock.connect_ex(("127.0.0.1", self.port)) == 0
+            return sock.connect_ex(("127.0.0.1", port)) == 0
 
     def pids(self) -> list[int]:
         """The master's and its workers'."""

@@ -1,9 +1,12 @@
 """A real Pushpin (Debian's package) in front of a service, on free loopback ports, started with
-the project's config template (deploy/pushpin)."""
+the project's config template (deploy/pushpin), signing what it passes on with a secret of its
+own: give the service :attr:`Pushpin.service_env` (``ROADS_GRIP_URL``, ``ROADS_GRIP_KEY``)."""
 
 from __future__ import annotations
 
 import http.client
+import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -24,7 +27,8 @@ def _listening(port: int) -> bool:
 
 
 class Pushpin:
-    """Starts and stops one Pushpin in front of ``backend`` (``host:port``)."""
+    """Starts and stops one Pushpin in front of ``backend`` (``host:port``), its ``sig_key``
+    :attr:`grip_key`, a new secret."""
 
     def __init__(self, backend: str) -> None:
         if shutil.which("pushpin") is None:
@@ -33,6 +37,7 @@ class Pushpin:
         self.port = free_port()
         self.publish_port = free_port()
         self.dir = tempfile.mkdtemp(prefix="roads-pushpin-")
+        self.grip_key = secrets.token_hex(32)
         self.process: subprocess.Popen | None = None
 
     @property
@@ -47,6 +52,11 @@ class Pushpin:
     def publish_url(self) -> str:
         return f"http://127.0.0.1:{self.publish_port}"
 
+    @property
+    def service_env(self) -> dict[str, str]:
+        """What the service behind it is given: where to publish, and the key to verify with."""
+        return {"ROADS_GRIP_URL": self.publish_url, "ROADS_GRIP_KEY": self.grip_key}
+
     def start(self) -> Pushpin:
         command = [
             sys.executable,
@@ -58,7 +68,11 @@ class Pushpin:
             f"--dir={self.dir}",
         ]
         self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env={**os.environ, "ROADS_GRIP_KEY": self.grip_key},  # never on the command line
         )
         deadline = time.monotonic() + 20
         while not (_listening(self.port) and _listening(self.publish_port) and self._holds()):

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint, abort
 
 from api.codecs.events import RESET, Channel, Event, is_event_id, stream_key
 from api.http.answers import services
-from api.http.auth import offered_key, reads_odds
+from api.http.auth import reads_odds
 from api.http.requests import EventsQuerySchema, LobbyFrameQuerySchema
 from api.live.broadcast import END, SLOW, Broadcaster, Viewer
 from api.live.events import BAD_EVENT_ID, Subscription
@@ -21,9 +21,11 @@ from api.live.grip import (
     frame_hold_headers,
     frames_channel,
     hold_headers,
+    names_odds,
     page_headers,
     parse_grip_last,
 )
+from api.live.gripsig import verified
 from api.metrics import FEED_CLIENTS, FEED_EVENTS, FEED_LAG, UNAVAILABLE, lag_of
 
 blp = Blueprint("events", __name__, description="Live events for lobby clients (SSE).")
@@ -73,18 +75,20 @@ def events(query):
     if last is not None and not is_event_id(last):
         abort(400, message=BAD_EVENT_ID)
     channel = frozenset(query["tables"]) if "tables" in query else None
-    odds = reads_odds()
-    proxied = "Grip-Sig" in request.headers and services().publisher is not None
+    proxied = _from_the_proxy()
+    # Only the proxy's own (signed) request says what it delivered: any other Grip-Last, nothing.
+    delivered = parse_grip_last(request.headers.get("Grip-Last")) if proxied else {}
+    odds = reads_odds() or names_odds(services().keys.prefix, delivered)
     if channel is None and query.get("frames", True):
-        refused = None if "Grip-Last" in request.headers else _refused_viewer()
+        refused = None if delivered else _refused_viewer()
         if refused is not None:
             return refused
         whole = query["snapshot"]
-        return _held_frames(last, odds, whole) if proxied else _frames(last, odds, whole)
+        return _held_frames(last, odds, delivered, whole) if proxied else _frames(last, odds, whole)
     if channel is not None and query.get("frames"):
         abort(400, message="frames carry the whole lobby: ask without tables")
     if proxied:
-        return _held(channel, last, odds)
+        return _held(channel, last, odds, delivered)
     hub = services().events
     _refuse_past_the_bound()
     subscription = hub.subscribe(channel)
@@ -143,18 +147,29 @@ def _feed(
         yield retry()  # the process is exiting: reconnect (to another worker) in that time
 
 
-def _held(channel: Channel, last: str | None, odds: bool) -> Response:
+def _from_the_proxy() -> bool:
+    """Whether this request came through the GRIP proxy: a proxy is configured and the
+    request's ``Grip-Sig`` verifies with its key (:mod:`api.live.gripsig`). Anything else is an
+    ordinary viewer, under every bound, whatever ``Grip-*`` headers it sends."""
+    if services().publisher is None:
+        return False
+    key = current_app.extensions["roads.settings"].grip_key
+    return verified(request.headers.get("Grip-Sig"), key)
+
+
+def _held(channel: Channel, last: str | None, odds: bool, delivered: dict[str, str]) -> Response:
     """The answer to a client a GRIP proxy holds: the events it missed, and the instructions
-    (see :mod:`api.live.grip`). A request of the proxy's own (``Grip-Last``: it found a gap)
-    gets the events after the last one it delivered on each channel. A client who reads the
-    odds is held on the ``odds:`` channels, unless the odds are public."""
+    (see :mod:`api.live.grip`). A request of the proxy's own (``delivered``, its verified
+    ``Grip-Last``: it found a gap) gets the events after the last one it delivered on each
+    channel. A client who reads the odds is held on the ``odds:`` channels, unless the odds are
+    public; past a page, such a client is held at the page's end (every channel complete up to
+    it), and the proxy asks for the rest, naming those channels, at the next event."""
     svc = services()
     svc.publisher.start()
     prefix = svc.keys.prefix
     twin = odds and not current_app.extensions["roads.settings"].public_odds
     names = channel_names(prefix, channel, twin)
     tables = sorted(channel) if channel is not None else [None]
-    delivered = parse_grip_last(request.headers.get("Grip-Last"))
     # The proxy names what it delivered last; a page's next link, where the page ended (the
     # proxy still names where it was before the page): the later of the two.
     after = {name: _later(delivered.get(name), last) for name in names}
@@ -181,13 +196,13 @@ def _held(channel: Channel, last: str | None, odds: bool) -> Response:
                 previous = event.id
     response = Response("".join(body), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
-    if paged is not None:
-        response.headers.update(page_headers(channel, paged, odds=twin, key=offered_key()))
+    if paged is not None and not twin:
+        response.headers.update(page_headers(channel, paged))
         return response
+    if paged is not None:  # the page's link would name no channel: held where the page ends
+        heads = dict.fromkeys(names, paged)
     heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
-    instructions = hold_headers(
-        prefix, channel, heads, heartbeat=heartbeat, odds=twin, key=offered_key()
-    )
+    instructions = hold_headers(prefix, channel, heads, heartbeat=heartbeat, odds=twin)
     response.headers.update(instructions)
     return response
 
@@ -233,15 +248,16 @@ def _frames(last: str | None, odds: bool, whole: bool = True) -> Response:
     gevent worker written by the process's broadcaster (:mod:`api.live.broadcast`), elsewhere
     by the request's own loop."""
     svc = services()
-    svc.framer.start()
     feed = svc.frames
+    # Counted from admission, before anything below can wait (and let another request past
+    # the bound meanwhile), until the answer closes, whether its stream ever started or not.
+    seat = _Seat(feed)
+    svc.framer.start()
     feed.latest()
     heartbeat = current_app.extensions["roads.settings"].sse_heartbeat
     sock = request.environ.get("gunicorn.sock")
 
     def stream() -> Iterator[str | bytes]:
-        feed.clients += 1
-        FEED_CLIENTS.inc()
         viewer = None
         try:
             yield retry()
@@ -256,13 +272,29 @@ def _frames(last: str | None, odds: bool, whole: bool = True) -> Response:
         finally:
             if viewer is not None:
                 svc.broadcaster.leave(viewer)
-            feed.clients -= 1
-            FEED_CLIENTS.dec()
+            seat.leave()
 
     response = Response(stream(), mimetype="text/event-stream")
+    response.call_on_close(seat.leave)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+class _Seat:
+    """A frames viewer counted against ``ROADS_FEED_CLIENTS``: taken at admission, left once."""
+
+    def __init__(self, feed: FrameFeed) -> None:
+        self._feed = feed
+        self._taken = True
+        feed.clients += 1
+        FEED_CLIENTS.inc()
+
+    def leave(self) -> None:
+        if self._taken:
+            self._taken = False
+            self._feed.clients -= 1
+            FEED_CLIENTS.dec()
 
 
 def _broadcast(broadcaster: Broadcaster, viewer: Viewer) -> Iterator[str]:
@@ -312,16 +344,16 @@ def _first(feed: FrameFeed, last: str | None, odds: bool, whole: bool) -> tuple[
     return feed.latest(0), b""
 
 
-def _held_frames(last: str | None, odds: bool, whole: bool = True) -> Response:
+def _held_frames(last: str | None, odds: bool, delivered: dict, whole: bool = True) -> Response:
     """The answer to a frames client a GRIP proxy holds, from this process's ring (no read of
-    Redis): the frames after ``last`` (or after the proxy's ``Grip-Last``, when it asks for
-    what its clients missed), or the whole lobby, then the hold on the frames channel."""
+    Redis): the frames after ``last`` (or after the proxy's verified ``Grip-Last``,
+    ``delivered``, when it asks for what its clients missed), or the whole lobby, then the hold
+    on the frames channel."""
     svc = services()
     svc.framer.start()
     svc.frame_publisher.start()
     settings = current_app.extensions["roads.settings"]
     twin = odds and not settings.public_odds
-    delivered = parse_grip_last(request.headers.get("Grip-Last"))
     since = delivered.get(frames_channel(svc.keys.prefix, twin), last)
     svc.frames.latest()
     head, text = _first(svc.frames, since, odds, whole or bool(delivered))
@@ -334,7 +366,6 @@ def _held_frames(last: str | None, odds: bool, whole: bool = True) -> Response:
             head,
             heartbeat=settings.sse_heartbeat,
             odds=twin,
-            key=offered_key(),
         )
     )
     return response

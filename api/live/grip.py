@@ -14,6 +14,12 @@ once and in order.
 
 The event ids are the stream's, so the ``Last-Event-ID`` a client reconnects with works the same
 with or without the proxy.
+
+A link never carries a client's key: the proxy logs the links it asks. The proxy's own request
+(its ``Grip-Sig`` verified, :mod:`api.live.gripsig`) names in ``Grip-Last`` the channels the
+client is held on, and those say whether it reads the odds (:func:`names_odds`): a client is
+held on the ``odds:`` channels only if its key read them when it was first held. So every
+subscription carries a ``prev-id``, or the proxy's request would name no channel.
 """
 
 from __future__ import annotations
@@ -64,6 +70,12 @@ def event_channel(prefix: str, channel: Channel, event: Event, odds: bool = Fals
     return table_channel(prefix, event.table, odds)
 
 
+def names_odds(prefix: str, delivered: Iterable[str]) -> bool:
+    """Whether the channels a verified proxy request names (``Grip-Last``) are the ``odds:``
+    ones: the client was held on them, which only a client whose key read the odds is."""
+    return any(name.startswith(prefix + ODDS) for name in delivered)
+
+
 def hold_headers(
     prefix: str,
     channel: Channel,
@@ -71,12 +83,10 @@ def hold_headers(
     *,
     heartbeat: float,
     odds: bool = False,
-    key: str | None = None,
 ) -> dict[str, str]:
     """The GRIP instructions for a client of ``channel`` whose answer ends at ``heads`` (each
     GRIP channel's newest event id, ``None`` for a channel with none yet); ``odds``: the client
-    is on the channels with the odds, by the read ``key`` it sent, which the ``next`` link then
-    carries too (the proxy asks it without the client's headers)."""
+    is on the channels with the odds (its key read them)."""
     subscriptions = [
         _subscription(name, heads.get(name) or NO_EVENT)
         for name in channel_names(prefix, channel, odds)
@@ -84,20 +94,18 @@ def hold_headers(
     params = {} if channel is None else {"tables": ",".join(sorted(channel))}
     if channel is None:
         params["frames"] = "0"
-    return _hold(subscriptions, params, heartbeat, key if odds else None)
+    return _hold(subscriptions, params, heartbeat)
 
 
-def page_headers(
-    channel: Channel, last: str, *, odds: bool = False, key: str | None = None
-) -> dict:
+def page_headers(channel: Channel, last: str) -> dict:
     """The GRIP instruction of an answer that holds only the first page of what a client missed:
     no hold, and a ``next`` link from ``last``, the page's last event, which the proxy asks at
     once and appends to the client's answer (the final page holds). A proxy takes a response of
-    at most a megabyte; more would be cut, and the client would miss what was cut."""
+    at most a megabyte; more would be cut, and the client would miss what was cut. The proxy
+    asks this link naming no channel, so it serves the events without the odds; a client who
+    reads them is held at the page's end instead (see ``api/http/events.py``)."""
     params = {"tables": ",".join(sorted(channel))} if channel is not None else {"frames": "0"}
     params["last_event_id"] = last
-    if odds and key:
-        params["key"] = key
     return {"Grip-Link": f"</v1/events?{urlencode(params)}>; rel=next"}
 
 
@@ -107,22 +115,19 @@ def frames_channel(prefix: str, odds: bool = False) -> str:
 
 
 def frame_hold_headers(
-    prefix: str, head: str | None, *, heartbeat: float, odds: bool = False, key: str | None = None
+    prefix: str, head: str | None, *, heartbeat: float, odds: bool = False
 ) -> dict[str, str]:
-    """The GRIP instructions for a frames client whose answer ends at frame ``head``."""
-    subscription = _subscription(frames_channel(prefix, odds), head)
-    return _hold([subscription], {}, heartbeat, key if odds else None)
+    """The GRIP instructions for a frames client whose answer ends at frame ``head`` (``None``:
+    no frame yet; the first frame published is then a gap, and the proxy asks the next link)."""
+    subscription = _subscription(frames_channel(prefix, odds), head or NO_EVENT)
+    return _hold([subscription], {}, heartbeat)
 
 
-def _subscription(name: str, head: str | None) -> str:
-    return f"{name}; prev-id={head}" if head else name
+def _subscription(name: str, head: str) -> str:
+    return f"{name}; prev-id={head}"
 
 
-def _hold(
-    subscriptions: list[str], params: dict[str, str], heartbeat: float, key: str | None
-) -> dict[str, str]:
-    if key:
-        params = {**params, "key": key}
+def _hold(subscriptions: list[str], params: dict[str, str], heartbeat: float) -> dict[str, str]:
     query = "?" + urlencode(params) if params else ""
     return {
         "Grip-Hold": "stream",

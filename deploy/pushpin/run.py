@@ -7,6 +7,13 @@ Clients connect to ``--port``; the service publishes to ``http://127.0.0.1:PUBLI
 ``ROADS_GRIP_URL`` to it). The config is ``pushpin.conf.in`` beside this file, filled in and
 written to ``--dir`` with the routes file; Pushpin's run and log folders are made there too.
 Runs until interrupted (it replaces this process with Pushpin's runner).
+
+Pushpin signs every request it passes to the service (``Grip-Sig``, HS256) with ``sig_key``:
+the key is ``ROADS_GRIP_KEY`` from the environment (the same value the service is given), or,
+without it, a new secret written to ``--dir``/``grip-key`` (readable by this user only) for the
+service's ``ROADS_GRIP_KEY``. It is never on a command line. The public port routes everything
+to the service but ``/metrics`` (answered 404 by the service itself): the scrape stays on
+the service's own, internal, address.
 """
 
 from __future__ import annotations
@@ -20,6 +27,41 @@ import sys
 from pathlib import Path
 
 TEMPLATE = Path(__file__).with_name("pushpin.conf.in")
+KEY_FILE = "grip-key"
+KEY_BYTES = 32  # the least the service takes (api/config.py)
+# Requests for the service's internal paths go to a path it does not serve (a 404 from it),
+# so the public port never reaches them: Pushpin takes the longest path_beg that matches.
+# Pushpin matches the path as sent, the service after merging slashes and decoding: a path
+# that starts with an empty or encoded segment (``//metrics``, ``/%2Fmetrics``) is never the
+# public's either.
+INTERNAL_PATHS = ("/metrics", "//", "/%2F", "/%2f", "/%5C", "/%5c", "/\\")
+NOT_PUBLIC = "/not-public"
+
+
+def routes(backend: str) -> str:
+    """The routes file: the internal paths turned away, everything else to ``backend``."""
+    lines = [
+        f"*,path_beg={path},replace_beg={NOT_PUBLIC}{path} {backend}" for path in INTERNAL_PATHS
+    ]
+    return "\n".join([*lines, f"* {backend}", ""])
+
+
+def grip_key(folder: Path, given: str | None) -> str:
+    """The key Pushpin signs with: ``given`` (``ROADS_GRIP_KEY``), or a new secret written to
+    ``folder/grip-key`` for the service. Pushpin's default (``changeme``) and short keys are
+    refused, as the service refuses them. While the key is rotated the service holds two
+    (``new,old``): Pushpin signs with the first."""
+    if given is not None:
+        given = given.split(",")[0].strip()
+        if given == "changeme" or len(given.encode()) < KEY_BYTES:
+            sys.exit(f"ROADS_GRIP_KEY must be a secret of at least {KEY_BYTES} bytes")
+        return given
+    key = secrets.token_hex(KEY_BYTES)
+    path = folder / KEY_FILE
+    path.touch(mode=0o600)
+    path.write_text(key)
+    print(f"Pushpin's sig_key is in {path}: give it to the service as ROADS_GRIP_KEY")
+    return key
 
 
 def write_config(
@@ -31,12 +73,14 @@ def write_config(
     publish_addr: str = "127.0.0.1",
     listen_addr: str = "0.0.0.0",
     max_connections: int = 50_000,
+    sig_key: str,
 ) -> Path:
-    """Write ``pushpin.conf`` and ``routes`` to ``folder``; the path of the config."""
+    """Write ``pushpin.conf`` (readable by this user only: it holds ``sig_key``) and
+    ``routes`` to ``folder``; the path of the config."""
     folder.mkdir(parents=True, exist_ok=True)
     for sub in ("run", "log"):
         (folder / sub).mkdir(exist_ok=True)
-    (folder / "routes").write_text(f"* {backend}\n")
+    (folder / "routes").write_text(routes(backend))
     values = {
         "RUNDIR": folder / "run",
         "LOGDIR": folder / "log",
@@ -45,12 +89,14 @@ def write_config(
         "PUBLISH_PORT": publish_port,
         "PUBLISH_ADDR": publish_addr,
         "MAX_CONNECTIONS": max_connections,
-        "SIG_KEY": secrets.token_hex(16),
+        "SIG_KEY": sig_key,
     }
     text = TEMPLATE.read_text()
     for name, value in values.items():
         text = text.replace(f"@{name}@", str(value))
     config = folder / "pushpin.conf"
+    config.touch(mode=0o600)
+    config.chmod(0o600)
     config.write_text(text)
     return config
 
@@ -87,13 +133,17 @@ def main(argv: list[str] | None = None) -> None:
     if shutil.which("pushpin") is None:
         sys.exit("pushpin is not installed (Debian: apt-get install pushpin)")
     most = viewers_within_open_files(args.max_connections)
+    folder = Path(args.dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    key = grip_key(folder, os.environ.get("ROADS_GRIP_KEY", "").strip() or None)
     config = write_config(
-        Path(args.dir),
+        folder,
         args.backend,
         port=args.port,
         publish_port=args.publish_port,
         listen_addr=args.listen,
         max_connections=most,
+        sig_key=key,
     )
     print(
         f"pushpin on {args.listen}:{args.port} -> {args.backend}; publish to http://127.0.0.1:{args.publish_port}"

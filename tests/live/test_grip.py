@@ -10,11 +10,13 @@ import pytest
 from api.codecs.events import entry_event
 from api.config import ConfigError, Settings
 from api.live.grip import publish_items
+from api.live.gripsig import verified
 from tests.api_helpers import feed, post_round
 from tests.conftest import make_app
+from tests.grip_tokens import GRIP_KEY, forgeries, signed
 from tests.sse_client import sse_events
 
-PROXIED = {"Grip-Sig": "signed-by-the-proxy"}
+PROXIED = {"Grip-Sig": signed()}  # as Pushpin signs its requests (an hour ahead)
 
 
 def stopped(app) -> None:
@@ -26,7 +28,9 @@ def stopped(app) -> None:
 
 @pytest.fixture
 def proxied(redis_server, redis_client):
-    app = make_app(redis_server.url, grip_urls=("http://127.0.0.1:9",), frame_ms=50)
+    app = make_app(
+        redis_server.url, grip_urls=("http://127.0.0.1:9",), grip_key=GRIP_KEY, frame_ms=50
+    )
     yield app.test_client()
     stopped(app)
 
@@ -185,28 +189,124 @@ def test_without_a_proxy_configured_the_grip_sig_header_changes_nothing(app):
     answer.close()
 
 
+@pytest.mark.parametrize("forgery", sorted(forgeries()))
+def test_a_grip_sig_that_does_not_verify_makes_an_ordinary_viewer(proxied, forgery):
+    """Whatever Grip-* headers come with it, a request whose Grip-Sig does not verify is a
+    viewer of the feed's own (a stream, not a hold)."""
+    feed(proxied, "B", table="a")
+    headers = {"Grip-Sig": forgeries()[forgery], "Grip-Last": "t:a; last-id=0-0"}
+    answer = proxied.get("/v1/events?tables=a", headers=headers, buffered=False)
+    assert answer.status_code == 200 and "Grip-Hold" not in answer.headers
+    answer.close()
+
+
 @pytest.mark.parametrize("value", ["pushpin:5561", "http://", "ftp://x"])
 def test_grip_urls_must_be_http_urls(value):
     with pytest.raises(ConfigError, match="ROADS_GRIP_URL"):
-        Settings.from_env({"ROADS_GRIP_URL": value})
+        Settings.from_env({"ROADS_GRIP_URL": value, "REDIS_URL": "redis://127.0.0.1:6399/0"})
 
 
-def test_with_the_odds_behind_keys_a_keyed_client_is_held_on_the_odds_channels(redis_server):
+@pytest.mark.parametrize(
+    ("key", "names"),
+    [
+        (None, "ROADS_GRIP_KEY"),
+        ("changeme", "Pushpin's default"),
+        ("short-secret", "at least 32 bytes"),
+    ],
+)
+def test_a_proxy_without_a_key_of_its_own_refuses_to_start(key, names):
+    env = {"ROADS_GRIP_URL": "http://127.0.0.1:5561", "REDIS_URL": "redis://127.0.0.1:6399/0"}
+    if key is not None:
+        env["ROADS_GRIP_KEY"] = key
+    with pytest.raises(ConfigError, match=names) as raised:
+        Settings.from_env(env)
+    assert key is None or key not in str(raised.value).replace("Pushpin's default", "")
+    assert Settings.from_env({**env, "ROADS_GRIP_KEY": GRIP_KEY}).grip_key == GRIP_KEY
+    assert GRIP_KEY not in repr(Settings.from_env({**env, "ROADS_GRIP_KEY": GRIP_KEY}))
+
+
+def test_while_the_key_is_rotated_a_signature_of_either_key_verifies():
+    new, old = "new-" + GRIP_KEY, GRIP_KEY
+    env = {"REDIS_URL": "redis://127.0.0.1:6399/0", "ROADS_GRIP_URL": "http://127.0.0.1:5561"}
+    keys = Settings.from_env({**env, "ROADS_GRIP_KEY": f"{new}, {old}"}).grip_key
+    assert verified(signed(new), keys) and verified(signed(old), keys)
+    assert not verified(signed("other-" + GRIP_KEY), keys)
+    assert not verified(signed(old), new)  # the old key retired: its signatures count no more
+    with pytest.raises(ConfigError, match="ROADS_GRIP_KEY"):
+        Settings.from_env({**env, "ROADS_GRIP_KEY": f"{new},changeme"})
+
+
+def test_with_the_odds_behind_keys_a_keyed_client_is_held_on_the_odds_channels(
+    redis_server, redis_client
+):
+    """No link carries the key (the proxy logs the links it asks): the proxy's own request names
+    the odds: channels the client was held on, and that is what lets it read the odds."""
     app = make_app(
-        redis_server.url, grip_urls=("http://127.0.0.1:9",), public_odds=False, read_keys=("rk",)
+        redis_server.url,
+        grip_urls=("http://127.0.0.1:9",),
+        grip_key=GRIP_KEY,
+        public_odds=False,
+        read_keys=("rk",),
     )
     client = app.test_client()
     try:
         feed(client, "BP", table="a")
         headers, _ = held(client, "?tables=a", **{"X-API-Key": "rk"})
         assert headers["Grip-Channel"].startswith("odds:t:a; prev-id=")
-        assert "key=rk" in headers["Grip-Link"]  # the proxy's own request carries it too
+        assert "key=" not in headers["Grip-Link"]
         plain, _ = held(client, "?tables=a")
         assert plain["Grip-Channel"].startswith("t:a; prev-id=")
         assert "key=" not in plain["Grip-Link"]
         keyed, _, _ = frames_held(client, **{"X-API-Key": "rk"})
         assert keyed["Grip-Channel"].startswith("odds:frames")
-        assert keyed["Grip-Link"] == "</v1/events?key=rk>; rel=next; timeout=120"
+        assert keyed["Grip-Link"] == "</v1/events>; rel=next; timeout=120"
+        # The proxy's next link, naming the odds channel it holds the client on: still odds.
+        start = headers["Grip-Channel"].split("prev-id=")[1]
+        deal(client, "a", "P", first=3)
+        again, events = held(client, "?tables=a", **{"Grip-Last": f"odds:t:a; last-id={start}"})
+        assert again["Grip-Channel"].startswith("odds:t:a; prev-id=")
+        assert [e["data"]["round"] for e in events if e["event"] == "round"] == [3]
+        # A client naming the odds channel itself, with a signature that does not verify:
+        # an ordinary viewer, without the odds.
+        forged = {"Grip-Sig": forgeries()["wrong-key"], "Grip-Last": f"odds:t:a; last-id={start}"}
+        answer = client.get("/v1/events?tables=a", headers=forged, buffered=False)
+        assert "Grip-Hold" not in answer.headers
+        answer.close()
+    finally:
+        stopped(app)
+
+
+def test_a_keyed_clients_catch_up_over_a_page_is_held_at_the_page_end_on_the_odds(
+    redis_server, redis_client
+):
+    """A page's next link would name no channel (and carries no key): a client who reads the
+    odds is held where the page ends instead, and the proxy's request for the rest names the
+    odds channels."""
+    app = make_app(
+        redis_server.url,
+        grip_urls=("http://127.0.0.1:9",),
+        grip_key=GRIP_KEY,
+        public_odds=False,
+        read_keys=("rk",),
+    )
+    client = app.test_client()
+    try:
+        feed(client, "B", table="a")
+        channel = held(client, "?tables=a", **{"X-API-Key": "rk"})[0]["Grip-Channel"]
+        start = channel.split("prev-id=")[1]
+        deal(client, "a", "BP" * 65, first=2)
+        headers, events = held(client, "?tables=a", **{"X-API-Key": "rk", "Last-Event-ID": start})
+        rounds = [e["data"]["round"] for e in events if e["event"] == "round"]
+        assert headers["Grip-Hold"] == "stream" and "key=" not in headers["Grip-Link"]
+        end = events[-1]["id"]
+        assert headers["Grip-Channel"] == f"odds:t:a; prev-id={end}" and rounds[-1] < 131
+        while rounds[-1] < 131:
+            grip_last = {"Grip-Last": f"odds:t:a; last-id={end}"}
+            headers, events = held(client, "?tables=a", **grip_last)
+            assert headers["Grip-Channel"].startswith("odds:t:a; prev-id=")
+            rounds += [e["data"]["round"] for e in events if e["event"] == "round"]
+            end = events[-1]["id"]
+        assert rounds == list(range(2, 132))
     finally:
         stopped(app)
 

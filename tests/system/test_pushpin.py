@@ -81,7 +81,7 @@ def deployment(redis_server):
         "REDIS_URL": redis_server.url,
         "ROADS_INGEST_KEYS": KEY,
         "ROADS_WORKERS": "1",
-        "ROADS_GRIP_URL": pushpin.publish_url,
+        **pushpin.service_env,  # where to publish, and the key its Grip-Sig is verified with
         "ROADS_SSE_HEARTBEAT": "2",
         "ROADS_FRAME_MS": "100",
     }
