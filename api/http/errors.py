@@ -14,8 +14,10 @@ from api.admission import Busy as ReadersBusy
 from api.http.archive import archive_path
 from api.http.responses import ErrorSchema
 from api.http.traffic import HEADER as REQUEST_ID_HEADER
+from api.logs import scrubbed
 from api.metrics import UNAVAILABLE
-from api.record.database import RecordUnavailable
+from api.record.database import RecordBusy, RecordUnavailable
+from api.storage.coldshoes import RecordTampered
 from api.storage.errors import (
     REFUSED,
     STORE_UNAVAILABLE,
@@ -65,11 +67,17 @@ def _summary(errors: Any, path: str = "") -> str:
     return f"{path}: {text}" if path else text
 
 
+# The record's database down: said in these words alone, never psycopg's (which names the
+# database's host, port and user; docs/security.md).
+RECORD_DOWN = "the record (PostgreSQL) is unavailable; retry shortly"
+
 # (exception, status, message or None for the exception's own, the cause a 503 is counted
-# under); the first that matches answers. A request that breaks its schema is a 400 (flask-smorest
-# answers it before any of these); one the schema admits but the game's rules refuse (the drawing
-# rules, totals against the result) is a 422; one that contradicts what the shoe already holds (a
-# 9th copy of a card in 8 decks) is a 409, like a round out of turn.
+# under); the first that matches answers. A store's 503 says a fixed message: a store client's
+# own text is for no one outside (the log line keeps its class, scrubbed: api.logs). A request
+# that breaks its schema is a 400 (flask-smorest answers it before any of these); one the
+# schema admits but the game's rules refuse (the drawing rules, totals against the result) is a
+# 422; one that contradicts what the shoe already holds (a 9th copy of a card in 8 decks) is a
+# 409, like a round out of turn.
 STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
     (RuleError, 422, None, None),
     (RoundError, 422, None, None),
@@ -80,7 +88,9 @@ STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
     (Contended, 503, None, "contention"),
     (NotReplicated, 503, None, "not_replicated"),
     (ReadersBusy, 503, None, "readers_busy"),
-    (RecordUnavailable, 503, None, "record_down"),
+    (RecordBusy, 503, None, "record_busy"),
+    (RecordUnavailable, 503, RECORD_DOWN, "record_down"),
+    (RecordTampered, 409, None, None),  # a shoe whose record fails its chain: never served
     *((kind, 503, message, cause) for kind, message, cause in STORE_UNAVAILABLE),
     (REFUSED, 400, None, None),
 )
@@ -103,7 +113,8 @@ def register(app: Flask, api: RoadsApi) -> None:
         headers = {"Retry-After": "1"} if status == 503 else {}
         text = message or (error.message if isinstance(error, Conflict) else str(error))
         if kind is REFUSED:  # (not a subclass listed before it: out of memory is a 503)
-            text = f"the round store (Redis) refused an argument of this request: {error}"
+            said = scrubbed(str(error))  # Redis's own words, without an address
+            text = f"the round store (Redis) refused an argument of this request: {said}"
         if isinstance(error, Retired):
             details = {"archive": archive_path(error.table)}
             text = f"{text}; its shoes and rounds are kept at {details['archive']}"

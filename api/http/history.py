@@ -1,6 +1,9 @@
 """A table's past, read from the record (PostgreSQL): its shoes newest first, one shoe's
 summary with its chain head, and a shoe's export (NDJSON or CSV) that ``python -m
-roads.verify`` checks. Without ``ROADS_DATABASE_URL`` there is no record: 404 saying so."""
+roads.verify`` checks. Without ``ROADS_DATABASE_URL`` there is no record: 404 saying so.
+
+Every answer needs a read or an operator key unless ``ROADS_PUBLIC_RECORD=1``, and is bounded
+per process (:mod:`api.http.recordaccess`)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
 from api.http.historyschemas import RecordedShoeSchema, ShoeListSchema
+from api.http.recordaccess import SECURITY, record_read
 from api.http.requests import ExportQuerySchema, ShoesQuerySchema
 from api.record.history import BadCursor, ExportLine, History
 
@@ -30,8 +34,10 @@ def history() -> History:
 
 
 @blp.route("/v1/tables/<id:table>/shoes")
+@blp.doc(security=SECURITY)
 @blp.arguments(ShoesQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, ShoeListSchema)
+@record_read
 def shoes(query, table):
     """The table's shoes in the record, newest first, a page at a time."""
     try:
@@ -44,7 +50,9 @@ def shoes(query, table):
 
 
 @blp.route("/v1/tables/<id:table>/shoes/<id:shoe>")
+@blp.doc(security=SECURITY)
 @blp.response(200, RecordedShoeSchema)
+@record_read
 def shoe(table, shoe):
     """One shoe as the record holds it: its counts, times and chain head."""
     found = history().shoe(table, shoe)
@@ -56,6 +64,7 @@ def shoe(table, shoe):
 @blp.route("/v1/tables/<id:table>/shoes/<id:shoe>/export")
 @blp.arguments(ExportQuerySchema(), location="query", error_status_code=400)
 @blp.doc(
+    security=SECURITY,
     responses={
         "200": {
             "description": "Every recorded write of the shoe in order, each with ``prev_hash`` "
@@ -65,8 +74,9 @@ def shoe(table, shoe):
                 "text/csv": {"schema": {"type": "string"}},
             },
         }
-    }
+    },
 )
+@record_read
 def export(query, table, shoe):
     """The shoe's recorded writes, chained: check a file with ``python -m roads.verify``."""
     record = history()

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout, TooManyRequests
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 LOCK = 0x726F616473  # the advisory lock the migrations are applied under ("roads")
@@ -23,16 +23,30 @@ LOCK = 0x726F616473  # the advisory lock the migrations are applied under ("road
 
 class RecordUnavailable(Exception):
     """PostgreSQL cannot be reached now (a read of the record answers 503; the recorder waits
-    and tries again)."""
+    and tries again). Its text names the problem, never psycopg's (which holds the database's
+    address, port and user)."""
+
+
+class RecordBusy(RecordUnavailable):
+    """The record did not answer in time: no connection of the pool came free within its wait
+    (every one busy, or PostgreSQL not answering), or a read ran past its statement timeout
+    (``ROADS_RECORD_TIMEOUT_MS``). A 503 to retry, never "the table is new"."""
+
+
+UNREACHABLE = "the record (PostgreSQL) is unavailable; retry shortly"
+BUSY = "the record (PostgreSQL) did not answer in time; retry shortly"
 
 
 class Database:
     """The record's database at ``url``, reached through a small pool."""
 
-    def __init__(self, url: str, *, max_size: int = 4, timeout: float = 2.0) -> None:
+    def __init__(
+        self, url: str, *, max_size: int = 4, timeout: float = 2.0, read_timeout_ms: int = 5000
+    ) -> None:
         self.url = url
         self.max_size = max_size
         self.timeout = timeout
+        self.read_timeout_ms = read_timeout_ms  # each statement of a read (0: none)
         self._pool: ConnectionPool | None = None
         self._pid = 0
         self._lock = threading.Lock()
@@ -70,8 +84,20 @@ class Database:
             self.ready()
             with self.pool().connection() as conn, conn.transaction():
                 yield conn
-        except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-            raise RecordUnavailable(f"the record (PostgreSQL) is unreachable: {error}") from None
+        except (PoolTimeout, TooManyRequests, psycopg.errors.QueryCanceled):
+            raise RecordBusy(BUSY) from None
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            raise RecordUnavailable(UNREACHABLE) from None
+
+    @contextmanager
+    def reading(self) -> Iterator[psycopg.Connection]:
+        """A read-only transaction of one snapshot (``REPEATABLE READ``: its statements agree
+        with each other), each statement under ``read_timeout_ms`` (``SET LOCAL``: the
+        recorder's batches, on the same pool, are not cut). Raises as :meth:`transaction`."""
+        with self.transaction() as conn:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            conn.execute(f"SET LOCAL statement_timeout = {int(self.read_timeout_ms)}")
+            yield conn
 
     def migrate(self) -> list[str]:
         """Apply the migrations not yet applied; their names."""
@@ -79,10 +105,14 @@ class Database:
         with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
             conn.execute("SELECT pg_advisory_lock(%s)", (LOCK,))
             try:
-                conn.execute(
-                    "CREATE TABLE IF NOT EXISTS record_migrations "
-                    "(name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
-                )
+                # Created only when missing: the service's own role (ROADS_RECORD_ROLE) may
+                # not create tables, and finds the schema up to date.
+                (found,) = conn.execute("SELECT to_regclass('record_migrations')").fetchone()
+                if found is None:
+                    conn.execute(
+                        "CREATE TABLE record_migrations (name text PRIMARY KEY,"
+                        " applied_at timestamptz NOT NULL DEFAULT now())"
+                    )
                 done = {row[0] for row in conn.execute("SELECT name FROM record_migrations")}
                 for path in sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql")):
                     if path.stem in done:

@@ -16,7 +16,11 @@ answers by version), as no table writes more than once a second on average over 
 growing from one restore to the next.
 
 The record is reached through a :class:`ColdSource` (:class:`api.record.history.History`):
-storage does not know PostgreSQL.
+storage does not know PostgreSQL. What the source hands back is rebuilt from the bytes the
+record's chain covers, the chain checked (:mod:`api.record.readback`); a shoe whose chain
+breaks is refused (:class:`RecordTampered`, a 409 naming the shoe and the first bad write), never
+brought back, and a ``record_tampered`` alert is raised on the operators' integrity stream once
+per shoe (``roads_integrity_alerts_total{kind="record_tampered"}``).
 """
 
 from __future__ import annotations
@@ -27,10 +31,40 @@ from typing import Any, Protocol
 
 from cachetools import TTLCache
 
+from api.codecs.jsontext import dumps_text
 from api.codecs.records import decode as decode_record
+from api.storage.integrity import IntegrityStore
 from api.storage.keys import Keyspace
 from api.storage.scripts import Script
 from api.storage.transport import Transport
+
+
+class RecordTampered(Exception):
+    """What the record holds of a shoe (or of a table's own writes, ``shoe`` ``""``) fails its
+    chain at write ``number`` (``None``: it holds none of the shoe's writes): the shoe is not
+    served (409) and an ``record_tampered`` alert is raised once (:meth:`ColdShoes.warm`)."""
+
+    def __init__(self, table: str, shoe: str, number: int | None, round: Any, reason: str) -> None:
+        self.table, self.shoe, self.number, self.reason = table, shoe, number, reason
+        self.round = round if isinstance(round, int) and not isinstance(round, bool) else None
+        where = "" if number is None else f" at write {number}"
+        if self.round is not None:
+            where += f" (round {self.round})"
+        what = f"shoe {shoe} of table {table}" if shoe else f"the own writes of table {table}"
+        super().__init__(
+            f"the record of {what} fails its chain{where}: {reason}; it is not served, and the "
+            "operators are alerted"
+        )
+
+    def alert(self) -> dict[str, Any]:
+        """The alert's data (``record_tampered`` on the integrity stream)."""
+        return {
+            "table": self.table,
+            "shoe": self.shoe,
+            "write": self.number,
+            "round": self.round,
+            "reason": self.reason,
+        }
 
 
 class TableSource(Protocol):
@@ -112,6 +146,9 @@ return 1
 """)
 
 
+KIND = "record_tampered"  # the alert of a shoe whose record fails its chain
+
+
 class ColdShoes:
     """Shoes out of Redis and back (see the module doc); ``source`` is the record."""
 
@@ -119,6 +156,7 @@ class ColdShoes:
         self.transport = transport
         self.keys = keys
         self.source = source
+        self.alerts = IntegrityStore(transport, keys.integrity)
         # Tables and shoes the record did not know, lately: a reader asking for names that do
         # not exist reaches PostgreSQL once in a while, not on every request.
         self._unknown: TTLCache = TTLCache(maxsize=10_000, ttl=5)
@@ -145,7 +183,7 @@ class ColdShoes:
             listed, meta = self._listed(keys.table.shoes, keys.table.meta, shoe)
         if listed is None or not meta:
             return False  # never a shoe of this table: nothing to ask the record
-        found = self.source.rounds(table, shoe)
+        found = self._checked(self.source.rounds, table, shoe)
         if found is None:
             self._unknown[(table, shoe)] = True
             return False
@@ -159,6 +197,16 @@ class ColdShoes:
         self.source.warmed(table, shoe)
         return True
 
+    def _checked(self, read: Any, *args: str) -> Any:
+        """``read(*args)`` from the record; a chain that breaks raises the ``record_tampered``
+        alert (once per shoe, whoever finds it) before it is refused."""
+        try:
+            return read(*args)
+        except RecordTampered as broken:
+            reason = f"record_tampered {broken.table} {broken.shoe}"
+            self.alerts.raise_once(reason, broken.table, KIND, dumps_text(broken.alert()))
+            raise
+
     def _listed(self, shoes: str, meta: str, shoe: str) -> tuple[int | None, dict]:
         listed, fields = self.transport.multi(
             [("LPOS", shoes, shoe), ("HGETALL", meta)], atomic=False
@@ -171,7 +219,7 @@ class ColdShoes:
         (``remembered`` false), so that a table it has just made is never taken as unknown."""
         if remembered and (table, None) in self._unknown:
             return False
-        found = self.source.table(table)
+        found = self._checked(self.source.table, table)
         if found is None:
             if remembered:
                 self._unknown[(table, None)] = True

@@ -7,10 +7,18 @@ import json
 import pytest
 
 from tests.api_helpers import feed, post_round
-from tests.conftest import AUTH
+from tests.conftest import AUTH, make_app
 
 # Also run on a local Redis Cluster (see conftest.py).
 pytestmark = pytest.mark.cluster
+
+
+@pytest.fixture
+def app(backend, redis_client):
+    """The archive is the record's to read: public here (its key checks are in
+    tests/system/test_security_record_reads.py)."""
+    return make_app(backend.url, cluster=backend.cluster, public_record=True)
+
 
 # Banker every round: the Big Road's one long column matches the "dragon" Good Road.
 DRAGON = "BBBBBBBB"

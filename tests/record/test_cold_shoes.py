@@ -31,6 +31,12 @@ READS = [
 ROUNDS = deal_shoe(7)  # dealt by the rules, with cards (the odds need them)
 
 
+@pytest.fixture
+def record_app(record_apps):
+    """The record's reads are public here (their keys: tests/system/test_security_record_reads)."""
+    return record_apps(public_record=True)
+
+
 def deal(client, table: str, shoe: str, count: int, start: int = 1) -> None:
     for number in range(start, start + count):
         dealt = ROUNDS[number - 1]
@@ -66,7 +72,7 @@ def shoe_keys_in_redis(redis_client, keys, table: str, shoe: str) -> list[bool]:
 def test_a_closed_shoe_leaves_redis_and_is_served_byte_for_byte_as_before(
     record_apps, redis_client
 ):
-    app = record_apps(hot_seconds=1)
+    app = record_apps(hot_seconds=1, public_record=True)
     client, services = app.test_client(), app.extensions["roads"]
     deal(client, "cold", "s1", 12)
     client.post("/v1/tables/cold/shoes/s1/rounds/3/void", headers=AUTH)
@@ -79,7 +85,9 @@ def test_a_closed_shoe_leaves_redis_and_is_served_byte_for_byte_as_before(
     assert shoe_keys_in_redis(redis_client, services.keys, "cold", "s1") == [False, False]
     assert shoe_keys_in_redis(redis_client, services.keys, "cold", "s2") == [True, True]
 
-    fresh = record_apps(hot_seconds=1).test_client()  # no answer kept in its memory
+    fresh = record_apps(
+        hot_seconds=1, public_record=True
+    ).test_client()  # no answer kept in its memory
     assert served(fresh, "cold", "s1") == before
     assert served(fresh, "cold", "s2") == current
     assert shoe_keys_in_redis(redis_client, services.keys, "cold", "s1") == [True, True]
@@ -88,7 +96,7 @@ def test_a_closed_shoe_leaves_redis_and_is_served_byte_for_byte_as_before(
 def test_a_shoe_that_left_is_still_closed_to_new_rounds_and_takes_corrections(
     record_apps, redis_client
 ):
-    app = record_apps(hot_seconds=1)
+    app = record_apps(hot_seconds=1, public_record=True)
     client, services = app.test_client(), app.extensions["roads"]
     deal(client, "gone", "s1", 4)
     deal(client, "gone", "s2", 1)
@@ -150,7 +158,7 @@ def test_an_unknown_shoe_of_a_known_table_is_a_404(record_app, read):
 
 
 def test_a_retired_tables_shoes_that_left_are_read_from_the_archive(record_apps, redis_client):
-    app = record_apps(hot_seconds=1)
+    app = record_apps(hot_seconds=1, public_record=True)
     client, services = app.test_client(), app.extensions["roads"]
     deal(client, "old", "s1", 5)
     deal(client, "old", "s2", 2)
@@ -170,7 +178,7 @@ def test_a_shoe_begun_before_the_record_was_on_never_leaves_redis(
 ):
     before = make_app(backend.url, cluster=backend.cluster).test_client()  # no record yet
     deal(before, "early", "s1", 3)
-    app = record_apps(hot_seconds=1)
+    app = record_apps(hot_seconds=1, public_record=True)
     client, services = app.test_client(), app.extensions["roads"]
     deal(client, "early", "s1", 2, start=4)
     deal(client, "early", "s2", 1)
@@ -179,3 +187,82 @@ def test_a_shoe_begun_before_the_record_was_on_never_leaves_redis(
     record_all(services.record.recorder)
     assert shoe_keys_in_redis(redis_client, services.keys, "early", "s1") == [True, True]
     assert len(client.get("/v1/tables/early/shoes/s1/rounds").json["rounds"]) == 5
+
+
+def left_redis(app, redis_client, table: str, results: str) -> None:
+    """Shoe s1 of ``table`` dealt as ``results``, closed by s2, recorded and out of Redis."""
+    client, services = app.test_client(), app.extensions["roads"]
+    for number, result in enumerate(results, 1):
+        body = {"round": number, "result": result}
+        assert (
+            client.post(f"/v1/tables/{table}/shoes/s1/rounds", json=body, headers=AUTH).status_code
+            == 201
+        )
+    body = {"round": 1, "result": "B"}
+    assert (
+        client.post(f"/v1/tables/{table}/shoes/s2/rounds", json=body, headers=AUTH).status_code
+        == 201
+    )
+    record_all(services.record.recorder)
+    time.sleep(1.1)
+    record_all(services.record.recorder)
+    assert shoe_keys_in_redis(redis_client, services.keys, table, "s1") == [False, False]
+
+
+def bead_plate(client, table: str) -> list[str]:
+    answer = client.get(f"/v1/tables/{table}/shoes/s1/rounds")
+    assert answer.status_code == 200, answer.json
+    return [r["result"] for r in answer.json["rounds"]]
+
+
+def test_a_tampered_record_column_is_ignored_the_true_round_is_served(
+    record_apps, redis_client, pg
+):
+    left_redis(record_apps(hot_seconds=1, public_record=True), redis_client, "forged", "BPBP")
+    pg.execute(
+        'UPDATE record_writes SET record = replace(record, \'"result":"B"\', \'"result":"P"\')'
+        " WHERE table_id = 'forged' AND shoe = 's1' AND round = 1"
+    )
+    fresh = record_apps(hot_seconds=1, public_record=True).test_client()
+    assert bead_plate(fresh, "forged") == list("BPBP")  # rebuilt from what the chain covers
+
+
+def test_a_tampered_canonical_breaks_the_chain_the_shoe_is_refused_and_alerted(
+    record_apps, redis_client, pg
+):
+    app = record_apps(hot_seconds=1, public_record=True)
+    left_redis(app, redis_client, "rewritten", "BPBPT")
+    pg.execute(
+        'UPDATE record_writes SET canonical = replace(canonical, \'"result":"B"\','
+        " '\"result\":\"P\"') WHERE table_id = 'rewritten' AND shoe = 's1' AND round = 3"
+    )
+    fresh = record_apps(hot_seconds=1, public_record=True).test_client()
+    for read in ("rounds", "roads", "roads/bead_plate.png"):
+        refused = fresh.get(f"/v1/tables/rewritten/shoes/s1/{read}")
+        assert refused.status_code == 409, (read, refused.status_code)
+        message = refused.json["message"]
+        assert "shoe s1 of table rewritten" in message and "write 3 (round 3)" in message
+    correction = fresh.put(
+        "/v1/tables/rewritten/shoes/s1/rounds/2", json={"result": "T"}, headers=AUTH
+    )
+    assert correction.status_code == 409  # nothing is written over a broken record
+    services = app.extensions["roads"]
+    assert shoe_keys_in_redis(redis_client, services.keys, "rewritten", "s1") == [False, False]
+    alerts = [a.as_dict() for a in services.integrity.after("-")]
+    tampered = [a for a in alerts if a["type"] == "record_tampered"]
+    assert len(tampered) == 1  # once per shoe, however often it is asked for
+    assert (tampered[0]["table"], tampered[0]["shoe"], tampered[0]["write"]) == (
+        "rewritten",
+        "s1",
+        3,
+    )
+    assert tampered[0]["round"] == 3
+    metrics = fresh.get("/metrics").data.decode()
+    assert 'roads_integrity_alerts_total{kind="record_tampered"}' in metrics
+
+
+def test_a_write_taken_out_of_a_shoe_breaks_its_chain(record_apps, redis_client, pg):
+    left_redis(record_apps(hot_seconds=1, public_record=True), redis_client, "cut", "BPBPB")
+    pg.execute("DELETE FROM record_writes WHERE table_id = 'cut' AND shoe = 's1' AND round = 2")
+    refused = record_apps(public_record=True).test_client().get("/v1/tables/cut/shoes/s1/rounds")
+    assert refused.status_code == 409 and "write 3 (round 3)" in refused.json["message"]

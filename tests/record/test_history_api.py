@@ -8,9 +8,17 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.api_helpers import feed
-from tests.conftest import AUTH
+from tests.conftest import AUTH, make_app
 from tests.record.conftest import record_all
+
+
+@pytest.fixture
+def record_app(record_apps):
+    """The record's reads are public here (their keys: tests/system/test_security_record_reads)."""
+    return record_apps(public_record=True)
 
 
 def test_a_tables_shoes_newest_first_a_page_at_a_time(record_app):
@@ -53,7 +61,10 @@ def test_bad_pages_and_unknown_names_are_clear_4xx(record_app):
     assert client.get("/v1/tables/pages/shoes/s1/export?format=xml").status_code == 400
 
 
-def test_without_a_database_there_is_no_record_and_the_answer_says_so(client):
+def test_without_a_database_there_is_no_record_and_the_answer_says_so(backend):
+    anonymous = make_app(backend.url, cluster=backend.cluster).test_client()
+    assert anonymous.get("/v1/tables/t1/shoes").status_code == 401  # the key comes first
+    client = make_app(backend.url, cluster=backend.cluster, public_record=True).test_client()
     answer = client.get("/v1/tables/t1/shoes")
     assert answer.status_code == 404 and "ROADS_DATABASE_URL" in answer.json["message"]
 

@@ -1,6 +1,7 @@
 """The record under faults: PostgreSQL stopped for 20 s under ingest (ingest goes on, the lag
 shows, the record catches up losing nothing) and a recorder killed (SIGKILL) mid-batch (nothing
-lost or doubled)."""
+lost or doubled); the record's reads bounded (a statement timeout, the pool's wait a 503 and
+never a table taken as new, a bound per process) and their errors naming no address."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ import time
 from pathlib import Path
 
 import psycopg
+import pytest
 
+from api.record.database import RecordBusy
 from tests.conftest import AUTH, KEY
 from tests.record.conftest import record_all
+from tests.record.test_cold_shoes import flush
 from tests.record.test_recording import check_record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,3 +121,77 @@ def test_a_recorder_killed_mid_batch_loses_and_doubles_nothing(
     for table in range(30):
         check_record(pg, redis_client, services.keys, f"k{table}")
     assert pg.execute("SELECT count(*) FROM record_writes").fetchone() == (len(rounds),)
+
+
+def test_the_records_reads_run_under_a_statement_timeout(record_apps):
+    database = record_apps(record_timeout_ms=300).extensions["roads"].record.database
+    with database.reading() as conn:
+        assert conn.execute("SHOW statement_timeout").fetchone() == ("300ms",)
+        assert conn.execute("SHOW transaction_read_only").fetchone() == ("on",)
+    with pytest.raises(RecordBusy), database.reading() as conn:
+        conn.execute("SELECT pg_sleep(2)")
+    with database.transaction() as conn:  # the recorder's batches are not cut at it
+        assert conn.execute("SHOW statement_timeout").fetchone() == ("0",)
+    default = record_apps().extensions["roads"].record.database
+    with default.reading() as conn:
+        assert conn.execute("SHOW statement_timeout").fetchone() == ("5s",)
+
+
+def test_a_pool_wait_that_times_out_is_a_503_never_a_new_table(record_apps, redis_client):
+    app = record_apps(public_record=True)
+    client, services = app.test_client(), app.extensions["roads"]
+    for number, result in enumerate("BPB", 1):
+        body = {"round": number, "result": result}
+        assert client.post("/v1/tables/held/shoes/s1/rounds", json=body, headers=AUTH).status_code
+    record_all(services.record.recorder)
+    flush(redis_client)  # the table is the record's alone now
+    database = services.record.database
+    database.close()
+    database.timeout = 0.3  # the pool's wait, short for the test
+    pool = database.pool()
+    held = [pool.getconn() for _ in range(database.max_size)]  # every connection busy
+    try:
+        body = {"round": 4, "result": "T"}
+        busy = client.post("/v1/tables/held/shoes/s1/rounds", json=body, headers=AUTH)
+        assert busy.status_code == 503 and busy.headers["Retry-After"], busy.json
+        assert "did not answer in time" in busy.json["message"]
+        listed = client.get("/v1/tables/held/shoes")
+        assert listed.status_code == 503 and listed.headers["Retry-After"]
+    finally:
+        for conn in held:
+            pool.putconn(conn)
+    # Not taken as new meanwhile: the table comes back, and round 4 follows its 3.
+    answer = client.post("/v1/tables/held/shoes/s1/rounds", json=body, headers=AUTH)
+    assert answer.status_code == 201, answer.json
+    assert client.get("/v1/tables/held").json["current_shoe"] == "s1"
+
+
+def test_record_reads_past_the_process_bound_are_a_503_to_retry(record_apps):
+    app = record_apps(public_record=True, record_reads=1)
+    client, services = app.test_client(), app.extensions["roads"]
+    assert client.get("/v1/tables/none/shoes").status_code == 404
+    with services.record_reads.entered():  # one read of the record under way here
+        for path in ("/v1/tables/none/shoes", "/v1/archive/tables/none"):
+            answer = client.get(path)
+            assert answer.status_code == 503 and answer.headers["Retry-After"], path
+            assert "reads of the record" in answer.json["message"]
+    assert client.get("/v1/tables/none/shoes").status_code == 404
+
+
+def test_postgresql_stopped_the_503_names_no_address_port_or_user(record_apps, postgres_server, pg):
+    app = record_apps(public_record=True)
+    client = app.test_client()
+    assert client.get("/v1/tables/nowhere/shoes").status_code == 404  # the pool is in use
+    app.extensions["roads"].record.database.timeout = 0.5
+    app.extensions["roads"].record.database.close()
+    pg.close()
+    postgres_server.stop()
+    try:
+        answer = client.get("/v1/tables/nowhere/shoes")
+        assert answer.status_code == 503, answer.json
+        text = answer.get_data(as_text=True)
+        assert "record" in answer.json["message"]
+        for secret in ("127.0.0.1", "localhost", str(postgres_server.port), "postgres", "port"):
+            assert secret not in text, (secret, text)
+    finally:
+        postgres_server.start()
