@@ -16,6 +16,10 @@ the record off, for the first two simulated days (the baseline), then the record
 whole week. Prints per simulated day: rounds a second, Redis ``used_memory``, the record's
 rows; then the lag (``recorded_at - at`` of every recorded write, from PostgreSQL): p50, p99,
 max; and the ratio of the ingest rates (on over off, the same first two days).
+
+First it prints the signing cost of a recorder pass that makes a checkpoint (issue 42): the time
+to build, sign (Ed25519) and append (to a JSON-lines file, synced) a checkpoint of N heads, for
+N the tables' shoe heads, and more (``--signing-only``: that alone).
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import statistics
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -34,6 +40,9 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 import redis  # noqa: E402
 
+from api.record.checkpoints import Checkpointer  # noqa: E402
+from api.record.checkpointstore import JsonLinesStore  # noqa: E402
+from api.record.ledger import Head  # noqa: E402
 from tests.gunicorn_server import gunicorn  # noqa: E402
 from tests.postgres_server import PostgresServer  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
@@ -175,6 +184,32 @@ def run_on(args, tables: list[str]) -> tuple[float, list[float]]:
     return sum(rates[:2]) / 2, rates
 
 
+def signing_cost(heads: int, repeats: int = 20) -> tuple[float, float]:
+    """Median and worst milliseconds to build, sign and append a checkpoint of ``heads``."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    with tempfile.TemporaryDirectory() as directory:
+        signer = Checkpointer(Ed25519PrivateKey.generate(), JsonLinesStore(directory), 0)
+        times = []
+        for repeat in range(repeats):
+            signer.advanced(
+                Head(f"t{i:05d}", f"s{repeat}", f"{i:064x}", 1000 + i, 80) for i in range(heads)
+            )
+            start = time.perf_counter()
+            signer.maybe(force=True)
+            times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), max(times)
+
+
+def print_signing_cost(tables: int) -> None:
+    for heads in sorted({tables, 2 * tables, 10_000}):
+        median, worst = signing_cost(heads)
+        print(
+            f"checkpoint of N={heads:,} heads (build + sign + append, synced): "
+            f"median {median:.2f} ms, max {worst:.2f} ms a recorder pass that signs"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100)
@@ -182,7 +217,11 @@ def main() -> None:
     parser.add_argument("--rounds-per-day", type=int, default=400)
     parser.add_argument("--hot-seconds", type=int, default=8)
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--signing-only", action="store_true")
     args = parser.parse_args()
+    print_signing_cost(args.tables)
+    if args.signing_only:
+        return
     tables = [f"t{i:03d}" for i in range(args.tables)]
     print(
         f"{args.tables} tables, {args.days} simulated days of {args.rounds_per_day} rounds a "

@@ -7,6 +7,15 @@ that parses a line of an export and prints it again this way gets the bytes that
 A shoe's writes form one chain in the order they were recorded; the first write of a shoe is
 chained to the head of the table's previous shoe (a table's first shoe to :data:`GENESIS`), so
 a shoe removed from between two others breaks the next one's first link.
+
+A write recorded with the name of the key that made it carries it as ``by`` (a write recorded
+before keys had names has no ``by``, and its canonical bytes are what they were).
+
+A signed checkpoint (``roads-checkpoint/1``, :mod:`roads.verify` checks one) is a JSON object
+``{format, seq, at, prev, key, heads, sig}``: its signed bytes are its canonical bytes without
+``sig`` (:func:`checkpoint_bytes`), ``sig`` the Ed25519 signature of them in base64, ``prev`` the
+SHA-256 (hex) of the previous checkpoint's signed bytes (:data:`GENESIS` before the first), so
+checkpoints chain too; ``docs/security.md`` states every field.
 """
 
 from __future__ import annotations
@@ -17,6 +26,8 @@ from typing import Any
 
 GENESIS = "00" * 32  # the prev_hash of a table's first write: 32 zero bytes, in hex
 LINK_FIELDS = ("prev_hash", "hash")
+CHECKPOINT_FORMAT = "roads-checkpoint/1"
+SIGNATURE_FIELD = "sig"
 
 
 def canonical(write: dict[str, Any]) -> bytes:
@@ -33,3 +44,14 @@ def link(prev_hash: str, write: dict[str, Any]) -> str:
 def linked(prev_hash: str, write: dict[str, Any]) -> dict[str, Any]:
     """``write`` with its link fields, as a line of an export carries it."""
     return {**write, "prev_hash": prev_hash, "hash": link(prev_hash, write)}
+
+
+def checkpoint_bytes(checkpoint: dict[str, Any]) -> bytes:
+    """The bytes of a checkpoint that its key signs: its canonical JSON without ``sig``."""
+    body = {key: value for key, value in checkpoint.items() if key != SIGNATURE_FIELD}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def checkpoint_hash(checkpoint: dict[str, Any]) -> str:
+    """What the next checkpoint's ``prev`` states: SHA-256 (hex) of this one's signed bytes."""
+    return hashlib.sha256(checkpoint_bytes(checkpoint)).hexdigest()

@@ -1,16 +1,26 @@
 """Check an export of the record (NDJSON, or CSV with ``?format=csv``) against its chain:
-``python -m roads.verify FILE`` (``-`` reads standard input).
+``python -m roads.verify FILE`` (``-`` reads standard input); and against signed checkpoints:
+``python -m roads.verify FILE --checkpoint CP --public-key KEY`` (:mod:`roads.signedheads`;
+``--public-key`` again for each key a rotation left in use).
 
 Each line must carry ``prev_hash`` equal to the line before it's ``hash`` and a ``hash`` equal to
 SHA-256(prev_hash || canonical bytes) (:mod:`roads.chain`). The first line's ``prev_hash`` is the
 previous shoe's head, taken as given (check it against that shoe's export). Exits 0 and prints
 the head (the last line's hash) when the chain holds; exits 1 naming the first line that breaks
 it (edited, removed, reordered or inserted) otherwise; 2 when the file cannot be read as an export.
-No service is needed: this module imports only :mod:`roads`.
+
+With ``--checkpoint``: exits 0 when the chain holds and reaches every head the checkpoints
+signed for the export's shoe; 1, naming the shoe, when it does not (the shoe was rewritten, or
+writes removed, after a checkpoint signed it) or when a checkpoint's signature does not verify
+or the checkpoints do not chain; 2 when the checkpoint or the key cannot be read; 3 when the
+chain holds but no checkpoint signed by the key covers the shoe (yet: check again after the
+next checkpoint). No service is needed: this module imports only :mod:`roads` (and
+``cryptography``, through :mod:`roads.signedheads`, when a key is given).
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
@@ -91,28 +101,83 @@ def verify(writes: Iterable[tuple[int, dict[str, Any]]]) -> Verdict:
     return Verdict(count, previous)
 
 
+NOT_COVERED = 3  # the exit status when no signed checkpoint covers the shoe
+
+
+def arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m roads.verify",
+        description="Check an export of the record (NDJSON or CSV; - for stdin) against its"
+        " chain and, with --checkpoint and --public-key, against signed checkpoints.",
+    )
+    parser.add_argument("file")
+    parser.add_argument("--checkpoint", help="a checkpoint store's JSON-lines file, or one")
+    parser.add_argument(
+        "--public-key", action="append", default=[], help="the signing key, PEM (repeatable)"
+    )
+    args = parser.parse_args(argv)
+    if bool(args.checkpoint) != bool(args.public_key):
+        parser.error("--checkpoint and --public-key go together")
+    return args
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as file:
+        return file.read()
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m roads.verify FILE   (an export, NDJSON or CSV; - for stdin)")
-        return 2
+    args = arguments(sys.argv[1:] if argv is None else argv)
     try:
-        if args[0] == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args[0], encoding="utf-8") as file:
-                text = file.read()
-        verdict = verify(writes_of(text))
+        writes = list(writes_of(_read(args.file)))
+        verdict = verify(writes)
         if verdict.writes == 0:
             raise BadExport("it holds no writes")
     except (OSError, UnicodeDecodeError, BadExport) as error:
-        print(f"cannot read {args[0]}: {error}", file=sys.stderr)
+        print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
-    if verdict.holds:
-        print(f"chain holds: {verdict.writes} writes, head {verdict.head}")
-        return 0
-    print(f"chain broken at line {verdict.broken}: {verdict.reason}", file=sys.stderr)
-    return 1
+    if not verdict.holds:
+        print(f"chain broken at line {verdict.broken}: {verdict.reason}", file=sys.stderr)
+        return 1
+    print(f"chain holds: {verdict.writes} writes, head {verdict.head}")
+    return _signed(args, writes) if args.checkpoint else 0
+
+
+def _signed(args: argparse.Namespace, writes: list[tuple[int, dict[str, Any]]]) -> int:
+    from roads import signedheads
+
+    try:
+        keys = []
+        for path in args.public_key:
+            with open(path, "rb") as file:
+                keys.append(file.read())
+        found = signedheads.public_keys(keys)
+        checkpoints = signedheads.checkpoints_of(_read(args.checkpoint))
+    except ImportError:
+        print("--public-key needs the cryptography package", file=sys.stderr)
+        return 2
+    except (OSError, UnicodeDecodeError, signedheads.BadCheckpoint) as error:
+        print(f"cannot read the checkpoint or the key: {error}", file=sys.stderr)
+        return 2
+    good, problem = signedheads.trusted(checkpoints, found)
+    if problem:
+        print(f"checkpoints refused: {problem}", file=sys.stderr)
+        return 1
+    coverage = signedheads.against(writes, good)
+    if not coverage.holds:
+        print(f"export does not match its signed head: {coverage.problem}", file=sys.stderr)
+        return 1
+    if coverage.covered == 0:
+        print(
+            f"no checkpoint signed by the key covers this shoe ({len(good)} read, "
+            f"{len(checkpoints) - len(good)} by other keys): check again after the next one",
+            file=sys.stderr,
+        )
+        return NOT_COVERED
+    print(f"signed heads reached: {coverage.covered} of the shoe's, in {len(good)} checkpoints")
+    return 0
 
 
 if __name__ == "__main__":

@@ -12,6 +12,14 @@ the log) adds nothing. The chains:
 
 A shoe closes when the table's next shoe opens; it may leave Redis ``hot_seconds`` later.
 
+A write logged with the name of the key that made it (its ``by`` field) carries it as ``by`` in
+its canonical bytes and in ``key_name``; a write logged without one is recorded as before.
+Each batch returns the chain heads it advanced (:class:`Head`), which the recorder's signed
+checkpoints state (:mod:`api.record.checkpoints`) once the batch has committed.
+
+Month partitions are made by ``record_month(date)`` (migration 0003), a function the owner of
+the schema owns, so the service's role needs no right to create tables.
+
 A batch costs a fixed number of statements whatever the tables in it: the tables' rows and the
 shoes' rows are read in one statement each, and the writes, tables and shoes written in one
 ``executemany`` each (pipelined by psycopg).
@@ -22,7 +30,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 import psycopg
@@ -31,6 +39,25 @@ from api.codecs.writelog import LoggedWrite
 from roads.chain import GENESIS
 
 SHOE_KINDS = ("round", "correction", "void")
+
+
+class Head(NamedTuple):
+    """A chain's head after a batch: a shoe's (``writes`` its count of recorded writes) or the
+    table's own (``shoe`` ``""``, ``writes`` ``None``); ``number`` is the table's log number of
+    the write whose hash it is."""
+
+    table: str
+    shoe: str
+    head: str
+    number: int
+    writes: int | None
+
+
+class Recorded(NamedTuple):
+    """What a batch recorded: each table's last number, and the heads it advanced."""
+
+    numbers: dict[str, int]
+    heads: list[Head]
 
 
 def moment(at_ms: int) -> datetime:
@@ -85,25 +112,26 @@ class Ledger:
     def __init__(self, hot_seconds: int) -> None:
         self.hot = timedelta(seconds=hot_seconds)
 
-    def record(self, conn: psycopg.Connection, batch: dict[str, list[LoggedWrite]]) -> dict:
+    def record(self, conn: psycopg.Connection, batch: dict[str, list[LoggedWrite]]) -> Recorded:
         """Record each table's writes (oldest first) in ``conn``'s transaction; each table's
-        last number recorded."""
+        last number recorded, and the heads advanced."""
         tables = sorted(table for table, writes in batch.items() if writes)
         if not tables:
-            return {}
+            return Recorded({}, [])
         writes = [write for table in tables for write in batch[table]]
         self._partitions(conn, {moment(write.at_ms).date().replace(day=1) for write in writes})
         rows = self._table_rows(conn, tables)
         shoes = self._shoe_rows(conn, rows, batch)
         inserts: list[tuple] = []
+        heads: dict[tuple[str, str], Head] = {}
         for table in tables:
-            self._table(rows[table], shoes.setdefault(table, {}), batch[table], inserts)
+            self._table(rows[table], shoes.setdefault(table, {}), batch[table], inserts, heads)
         with conn.cursor() as cursor:
             # COPY: the cheapest way in for many rows. A number is never inserted twice: the
             # tables' rows are locked and every number at or below ``recorded`` skipped.
             with cursor.copy(
                 "COPY record_writes (table_id, number, at, kind, shoe, round, version, record,"
-                " canonical, prev_hash, hash) FROM STDIN"
+                " canonical, prev_hash, hash, key_name) FROM STDIN"
             ) as copy:
                 for insert in inserts:
                     copy.write_row(insert)
@@ -151,21 +179,17 @@ class Ledger:
                     if s is not None and s.changed
                 ],
             )
-        return {table: rows[table].recorded for table in tables}
+        return Recorded({table: rows[table].recorded for table in tables}, list(heads.values()))
 
     @staticmethod
     def _partitions(conn: psycopg.Connection, months: set[date]) -> None:
-        """Each month's partition, made when missing (in the batch's transaction: a batch
-        rolled back takes its new partition with it)."""
+        """Each month's partition, made when missing by ``record_month`` (in the batch's
+        transaction: a batch rolled back takes its new partition with it)."""
         for month in sorted(months):
-            following = (month + timedelta(days=32)).replace(day=1)
             name = f"record_writes_{month:%Y_%m}"
             (found,) = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()
             if found is None:
-                conn.execute(
-                    f"CREATE TABLE IF NOT EXISTS {name} PARTITION OF record_writes "
-                    f"FOR VALUES FROM ('{month}') TO ('{following}')"
-                )
+                conn.execute("SELECT record_month(%s)", (month,))
 
     @staticmethod
     def _table_rows(conn: psycopg.Connection, tables: list[str]) -> dict[str, TableRow]:
@@ -217,8 +241,10 @@ class Ledger:
         shoes: dict[str, ShoeRow | None],
         writes: list[LoggedWrite],
         inserts: list[tuple],
+        heads: dict[tuple[str, str], Head],
     ) -> None:
-        """Chain the table's writes after its row and shoes, adding their rows to ``inserts``."""
+        """Chain the table's writes after its row and shoes, adding their rows to ``inserts``
+        and the heads they advance to ``heads``."""
         for write in writes:
             if write.number <= row.recorded:
                 continue  # recorded already (a batch again after a crash)
@@ -229,6 +255,9 @@ class Ledger:
                 "at": stamp(write.at_ms),
                 "kind": write.kind,
             }
+            by = write.fields.get("by")
+            if by is not None:  # the key's name, from the writes that log one on
+                entry["by"] = by
             if write.kind in SHOE_KINDS:
                 shoe_row = self._shoe_of(row, shoes, write, at)
                 prev = shoe_row.head
@@ -241,6 +270,9 @@ class Ledger:
                 shoe_row.outcomes[number - 1] = outcome(record)
                 shoe_row.head, shoe_row.version, shoe_row.changed = hashed, version, True
                 shoe_row.writes += 1
+                heads[(row.table_id, write.shoe)] = Head(
+                    row.table_id, write.shoe, hashed, write.number, shoe_row.writes
+                )
                 if write.shoe == row.current_shoe:
                     row.shoe_head = hashed
                 row.retired = False
@@ -259,6 +291,7 @@ class Ledger:
                             found.version, found.changed = version, True
                 text, hashed = chained(prev, entry)
                 row.table_head = hashed
+                heads[(row.table_id, "")] = Head(row.table_id, "", hashed, write.number, None)
             inserts.append(
                 (
                     row.table_id,
@@ -272,6 +305,7 @@ class Ledger:
                     text,
                     prev,
                     hashed,
+                    by,
                 )
             )
             row.recorded = write.number

@@ -16,6 +16,11 @@ then trims them from the tables' logs. So:
 
 Once a second a pass also lets the shoes that are due leave Redis (:mod:`api.record.eviction`);
 each pass adds the anchors the integrity watch indexed to the record's (:mod:`api.record.kgrams`).
+
+With a signing key, each committed batch's heads go to the checkpointer, and every
+``ROADS_CHECKPOINT_SECONDS`` the holder signs those advanced since its last checkpoint
+(:mod:`api.record.checkpoints`); stopping, it signs what is pending. A role that may change
+recorded writes is named in the log once (:mod:`api.record.roles`).
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ from collections.abc import Callable
 from api.codecs.writelog import LoggedWrite
 from api.live.candidate import Candidate
 from api.metrics import RECORD_BEHIND, RECORD_LAG, RECORDED
+from api.record.checkpoints import Checkpointer
 from api.record.database import Database
 from api.record.ledger import Ledger
+from api.record.roles import owns_the_record
 from api.storage.writelog import WriteLog
 
 log = logging.getLogger("roads.recorder")
@@ -54,6 +61,7 @@ class Recorder(Candidate):
         pause_seconds: float = 0.1,
         sweep_seconds: float = 2.0,
         batch: int = 500,
+        checkpoints: Checkpointer | None = None,
     ) -> None:
         self.writelog = writelog
         self.database = database
@@ -66,6 +74,8 @@ class Recorder(Candidate):
         self.pause = pause_seconds
         self.sweep = sweep_seconds
         self.batch = batch
+        self.checkpoints = checkpoints
+        self._role_checked = False
         self._positions: dict[str, int] | None = None  # the record's numbers, while held
         self._tables: list[str] = []
         self._swept = 0.0
@@ -88,10 +98,27 @@ class Recorder(Candidate):
                 busy = False
             if not busy:
                 self._stop.wait(self.pause)
+        self.checkpoint(force=True)
 
     def step(self) -> bool:
         """One pass (see the module doc); whether it found more than one batch could take (go
         on at once)."""
+        busy = self._pass()
+        self.checkpoint()
+        return busy
+
+    def checkpoint(self, *, force: bool = False) -> dict | None:
+        """Sign the heads advanced when a checkpoint is due (``force``: now), while the lease
+        is held; the checkpoint made, if any."""
+        if self.checkpoints is None or self._positions is None:
+            return None
+        try:
+            return self.checkpoints.maybe(force=force)
+        except OSError:
+            log.error("a checkpoint could not be kept; its heads are signed again next time")
+            return None
+
+    def _pass(self) -> bool:
         held = self.writelog.lease(self.holder, self.lease_ms)
         if not held:
             self._positions = None
@@ -99,6 +126,7 @@ class Recorder(Candidate):
         if held == 2 or self._positions is None:  # another holder may have moved them
             self.database.ready()
             self._positions = self._recorded()
+            self._check_role()
         now = time.monotonic()
         count = self.writelog.count_tables()
         if count != len(self._tables) or now - self._swept > self.sweep:
@@ -126,7 +154,10 @@ class Recorder(Candidate):
         oldest = min((writes[0].at_ms for writes in found.values()), default=None)
         self._report(oldest)
         with self.database.transaction() as conn:
-            done = self.ledger.record(conn, found)
+            recorded = self.ledger.record(conn, found)
+        done = recorded.numbers
+        if self.checkpoints is not None:
+            self.checkpoints.advanced(recorded.heads)  # committed: now they may be signed
         positions.update(done)
         self.writelog.trim(done)
         self._count(found)
@@ -136,6 +167,18 @@ class Recorder(Candidate):
         with self.database.transaction() as conn:
             rows = conn.execute("SELECT table_id, recorded FROM record_tables").fetchall()
         return dict(rows)
+
+    def _check_role(self) -> None:
+        if self._role_checked:
+            return
+        self._role_checked = True
+        with self.database.transaction() as conn:
+            if owns_the_record(conn):
+                log.warning(
+                    "the service's database role may change recorded writes (it owns"
+                    " record_writes or may UPDATE or DELETE it): see ROADS_RECORD_ROLE in"
+                    " docs/operations.md"
+                )
 
     def _report(self, oldest_ms: int | None) -> None:
         self.writelog.report(oldest_ms or 0)

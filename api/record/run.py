@@ -3,7 +3,8 @@ environment, as the service's). ``gunicorn.conf.py`` starts one beside each inst
 and starts it again if it dies; of all of them one records at a time (the lease). A process of
 its own because recording is CPU work in batches (decoding, hashing): in a gevent worker it
 would hold the event loop, and the requests of that worker, for the length of a batch.
-SIGTERM or SIGINT stops it after the pass it is in.
+SIGTERM or SIGINT stops it after the pass it is in (and the checkpoint of what it signs, with
+``ROADS_CHECKPOINT_KEY``: the key is read here, in the recorder's process, and nowhere else).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def main() -> int:
         return 2
     transport = Transport(settings, RedisClients.of(settings, patience=settings.redis_timeout))
     keys = Keyspace.of(settings.namespace, database_of(settings))
-    recorder = Record.build(settings, transport, keys).recorder
+    recorder = Record.build(settings, transport, keys, signing=True).recorder
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: recorder.stop())
     recorder.run()

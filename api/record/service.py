@@ -1,11 +1,15 @@
 """The record's parts, made once per app when ``ROADS_DATABASE_URL`` is set: the database, the
-recorder, and the record's reads."""
+recorder, the record's reads, and the store of signed checkpoints (``ROADS_CHECKPOINT_DIR``),
+which ``GET /v1/checkpoints/latest`` reads. The signing key is read only where the recorder runs
+(``signing``: :mod:`api.record.run`), never in a web worker."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from api.config import Settings
+from api.record.checkpoints import Checkpointer, store_of
+from api.record.checkpointstore import CheckpointStore
 from api.record.database import Database
 from api.record.eviction import Eviction
 from api.record.history import History
@@ -26,22 +30,27 @@ class Record:
     history: History
 
     cold: ColdShoes
+    checkpoints: CheckpointStore | None = None
 
     @classmethod
-    def build(cls, settings: Settings, transport: Transport, keys: Keyspace) -> Record:
+    def build(
+        cls, settings: Settings, transport: Transport, keys: Keyspace, *, signing: bool = False
+    ) -> Record:
         assert settings.database_url is not None
-        database = Database(settings.database_url)
+        database = Database(settings.database_url, read_timeout_ms=settings.record_timeout_ms)
         history = History(database, settings.hot_seconds)
         cold = ColdShoes(transport, keys, history)
         kgrams = KgramIndex(database, IntegrityStore(transport, keys.integrity))
+        store = store_of(settings)
         recorder = Recorder(
             WriteLog(transport, keys),
             database,
             Ledger(settings.hot_seconds),
             evict=Eviction(database, cold).step,
             kgrams=kgrams.step if settings.integrity else None,
+            checkpoints=Checkpointer.of(settings, store) if signing else None,
         )
-        return cls(database, recorder, history, cold)
+        return cls(database, recorder, history, cold, store)
 
     def behind_seconds(self, now_ms: int) -> float:
         """How far behind the record is, as the recorder last reported it (0: caught up)."""

@@ -236,4 +236,39 @@ def test_migrations_are_applied_once(record_app, database_url):
     database.ready()
     assert database.migrate() == []
     with psycopg.connect(database_url) as conn:
-        assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (2,)
+        assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (3,)
+
+
+def test_each_write_carries_the_name_of_the_key_that_made_it(record_app, pg):
+    """A write logged with ``by`` is recorded with it: in ``key_name`` and in its canonical
+    bytes (so the chain covers it); one logged without (before keys had names) is recorded as
+    before, and the chain holds across both."""
+    from api.codecs.writelog import LoggedWrite
+    from api.record.ledger import Ledger
+
+    def entry(number, by=None):
+        fields = {"shoe": "s1", "number": str(number), "version": str(number)}
+        fields["record"] = json.dumps({"result": "B"})
+        if by is not None:
+            fields["by"] = by
+        return LoggedWrite("keyed", number, 1_700_000_000_000 + number, "round", fields)
+
+    batch = {"keyed": [entry(1), entry(2, "studio-a"), entry(3, "")]}
+    with record_app.extensions["roads"].record.database.transaction() as conn:
+        recorded = Ledger(60).record(conn, batch)
+    assert recorded.numbers == {"keyed": 3}
+    assert [h.writes for h in recorded.heads] == [3]
+    rows = pg.execute(
+        "SELECT key_name, canonical, prev_hash, hash FROM record_writes"
+        " WHERE table_id = 'keyed' ORDER BY number"
+    ).fetchall()
+    assert [r[0] for r in rows] == [None, "studio-a", ""]
+    writes = [json.loads(r[1]) for r in rows]
+    assert "by" not in writes[0]  # recorded as before keys had names
+    assert writes[1]["by"] == "studio-a" and writes[2]["by"] == ""
+    lines = [
+        (i, {**w, "prev_hash": r[2], "hash": r[3]})
+        for i, (w, r) in enumerate(zip(writes, rows, strict=True), 1)
+    ]
+    assert verify(lines).holds
+    assert recorded.heads[0].head == rows[-1][3]

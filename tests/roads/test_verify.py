@@ -102,3 +102,165 @@ def test_a_csv_export_is_checked_the_same_way():
 
 def test_a_file_that_is_no_export_exits_2(tmp_path):
     assert run(tmp_path, "not json\n").returncode == 2
+
+
+# ``--checkpoint CP --public-key KEY``: the export against heads signed with a key the database
+# never sees (roads.signedheads). The checkpoints here are signed as api/record/checkpoints.py
+# signs them: Ed25519 over roads.chain.checkpoint_bytes.
+
+
+def key_files(tmp_path, name="cp"):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.generate()
+    public = tmp_path / f"{name}.pub"
+    public.write_bytes(
+        key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    return key, public
+
+
+def signed_checkpoint(key, heads, seq=1, prev=GENESIS):
+    import base64
+    import hashlib
+
+    from cryptography.hazmat.primitives import serialization
+
+    from roads.chain import checkpoint_bytes
+
+    raw = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    body = {
+        "format": "roads-checkpoint/1",
+        "seq": seq,
+        "at": "2024-01-01T00:00:00.000Z",
+        "prev": prev,
+        "key": hashlib.sha256(raw).hexdigest()[:16],
+        "heads": heads,
+    }
+    return {**body, "sig": base64.b64encode(key.sign(checkpoint_bytes(body))).decode()}
+
+
+def head_of(lines, upto):
+    return {
+        "table": "t1",
+        "shoe": "s1",
+        "head": lines[upto - 1]["hash"],
+        "number": upto,
+        "writes": upto,
+    }
+
+
+def run_signed(tmp_path, lines, checkpoints, public, *extra):
+    export = tmp_path / "export.ndjson"
+    export.write_text(ndjson(lines), encoding="utf-8")
+    cps = tmp_path / "checkpoints.jsonl"
+    cps.write_text("".join(json.dumps(c) + "\n" for c in checkpoints))
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "roads.verify",
+            str(export),
+            "--checkpoint",
+            str(cps),
+            "--public-key",
+            str(public),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+    )
+
+
+def rewritten(lines, at):
+    """The chain with line ``at`` (1-based) edited and it and every later line re-hashed: what
+    an administrator of the database can do."""
+    writes = [{k: v for k, v in line.items() if k not in ("prev_hash", "hash")} for line in lines]
+    writes[at - 1]["record"] = {**writes[at - 1]["record"], "result": "P"}
+    prev, out = lines[0]["prev_hash"], []
+    for write in writes:
+        out.append(linked(prev, write))
+        prev = out[-1]["hash"]
+    return out
+
+
+def test_an_export_that_reaches_its_signed_heads_passes(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    first = signed_checkpoint(key, [head_of(lines, 3)])
+    from roads.chain import checkpoint_hash
+
+    second = signed_checkpoint(key, [head_of(lines, 6)], seq=2, prev=checkpoint_hash(first))
+    done = run_signed(tmp_path, lines, [first, second], public)
+    assert done.returncode == 0, done.stderr
+    assert "signed heads reached: 2" in done.stdout
+
+
+def test_a_rewrite_of_the_shoe_and_every_later_head_is_caught_naming_the_shoe(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    checkpoint = signed_checkpoint(key, [head_of(lines, 4)])
+    forged = rewritten(lines, 2)
+    assert run(tmp_path, ndjson(forged)).returncode == 0  # the chain alone cannot tell
+    done = run_signed(tmp_path, forged, [checkpoint], public)
+    assert done.returncode == 1
+    assert "shoe s1 of table t1" in done.stderr and "rewritten" in done.stderr
+
+
+def test_writes_removed_from_the_end_after_a_checkpoint_are_caught(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    done = run_signed(tmp_path, lines[:4], [signed_checkpoint(key, [head_of(lines, 6)])], public)
+    assert done.returncode == 1 and "writes were removed" in done.stderr
+
+
+def test_a_signed_head_at_another_place_in_the_export_is_caught(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    head = {**head_of(lines, 4), "writes": 3}
+    done = run_signed(tmp_path, lines, [signed_checkpoint(key, [head])], public)
+    assert done.returncode == 1 and "the export has it as write 4" in done.stderr
+
+
+def test_an_altered_or_forged_checkpoint_is_refused(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(4)
+    forged = rewritten(lines, 2)
+    checkpoint = signed_checkpoint(key, [head_of(lines, 4)])
+    checkpoint["heads"][0]["head"] = forged[3]["hash"]  # the administrator edits the head too
+    done = run_signed(tmp_path, forged, [checkpoint], public)
+    assert done.returncode == 1 and "signature does not verify" in done.stderr
+    other, _ = key_files(tmp_path, "other")  # signed by a key not given: never trusted
+    done = run_signed(tmp_path, forged, [signed_checkpoint(other, [head_of(forged, 4)])], public)
+    assert done.returncode == 3 and "no checkpoint signed by the key" in done.stderr
+
+
+def test_a_shoe_no_checkpoint_covers_exits_3(tmp_path):
+    key, public = key_files(tmp_path)
+    other_shoe = {**head_of(chain(2), 2), "shoe": "s9"}
+    done = run_signed(tmp_path, chain(3), [signed_checkpoint(key, [other_shoe])], public)
+    assert done.returncode == 3
+
+
+def test_unreadable_checkpoints_or_keys_exit_2(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(2)
+    checkpoint = signed_checkpoint(key, [head_of(lines, 2)])
+    bad_key = tmp_path / "bad.pub"
+    bad_key.write_text("not a key")
+    assert run_signed(tmp_path, lines, [checkpoint], bad_key).returncode == 2
+    export = tmp_path / "e.ndjson"
+    export.write_text(ndjson(lines))
+    for args in (
+        ["--checkpoint", str(tmp_path / "none.jsonl"), "--public-key", str(public)],
+        ["--checkpoint", str(export)],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "roads.verify", str(export), *args],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 2, done.stderr
