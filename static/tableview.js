@@ -2,7 +2,7 @@
 // what it shows), Ask Banker / Ask Player, the shoe's statistics and the odds of the next round.
 // The roads document is read once and kept current by its table's road patches, the odds by the
 // same events (the client's TableFeed); the roads are drawn here as SVG: no request a round.
-import { askCell, documentCells, roadSvg, TableFeed } from "/client/index.js";
+import { askCell, documentCells, roadSvgElement, TableFeed } from "/client/index.js";
 import { current, number, percent, t } from "./i18n.js";
 import { describeRoad, el, roadName } from "./tiles.js";
 
@@ -100,9 +100,9 @@ export class TableView {
         ? t("road.describe", { road: roadName(road), run: t("tile.rounds", { n: doc.stats.rounds }) })
         : describeRoad(road, doc.streaks);
       const added = this.ask ? [askCell(doc, road, this.ask)].filter(Boolean) : [];
-      this.images[road].innerHTML = roadSvg(road, documentCells(doc, road), {
+      this.images[road].replaceChildren(roadSvgElement(road, documentCells(doc, road), {
         cols, theme, added, label, bead: { letters }, scale: 1,
-      });
+      }));
     }
     const odds = this.feed.odds;
     // Without a read key there are no odds to show: the section stays out of sight.

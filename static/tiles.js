@@ -2,7 +2,7 @@
 // one, as the player chose), the last results, the current run, the Good Roads it matches and
 // the bets above 100%. Everything is said in words too, for screen readers. The road is drawn
 // here as SVG from the cells the tile carries (the lobby's frames keep them): no request.
-import { roadSvg, TILE_COLUMNS, tileCells } from "/client/index.js";
+import { roadSvgElement, TILE_COLUMNS, tileCells } from "/client/index.js";
 import { percent, rarity, t } from "./i18n.js";
 
 // Columns a tile shows of its road: all the tile carries (every road's cells are the same size).
@@ -83,10 +83,10 @@ export function tileNode(tile, view, labels = null) {
 
   let picture = el("div", { className: "road placeholder", textContent: t("tile.waiting") });
   if (tile.shoe) {
-    picture = el("div", { className: "road" });
-    picture.innerHTML = roadSvg(road, tileCells(tile.roads[road]), {
+    // Built node by node (no innerHTML: the page's policy refuses it): data stays data.
+    picture = el("div", { className: "road" }, roadSvgElement(road, tileCells(tile.roads[road]), {
       cols: TILE_COLS, theme: view.theme, label: describeRoad(road, tile.streaks),
-    });
+    }));
   }
   const open = el("button", { className: "open", type: "button", textContent: tile.name });
   open.addEventListener("click", () => view.onOpen(tile.table));

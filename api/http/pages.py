@@ -10,22 +10,6 @@ CLIENT = Path(__file__).resolve().parents[2] / "clients" / "js" / "src"
 
 blp = Blueprint("pages", __name__)
 
-# The reference page runs a vendored bundle: it may fetch nothing but from the service itself
-# (Redoc's badge would load a logo from its vendor's CDN; blocked, it shows none). Redoc styles
-# its elements inline, embeds a font, and runs its search in a worker made from a blob.
-REFERENCE_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "img-src 'self' data: blob:",
-        "font-src 'self' data:",
-        "style-src 'self' 'unsafe-inline'",
-        "worker-src 'self' blob:",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "frame-ancestors 'self'",
-    ]
-)
-
 
 def page(name: str) -> Response:
     response = current_app.send_static_file(name)
@@ -36,6 +20,8 @@ def page(name: str) -> Response:
 
 @blp.route("/")
 def lobby() -> Response:
+    """The lobby, under its strict policy (:mod:`api.http.securityheaders`: its own files only,
+    framed only by the sites ``ROADS_FRAME_ANCESTORS`` names)."""
     return page("index.html")
 
 
@@ -51,6 +37,7 @@ def client_module(name: str) -> Response:
 
 @blp.route("/docs")
 def reference() -> Response:
-    response = page("docs.html")
-    response.headers["Content-Security-Policy"] = REFERENCE_POLICY
-    return response
+    """Redoc, under the reference's policy (:mod:`api.http.securityheaders`): it styles its
+    elements inline and embeds a font; its search runs in a worker made from a blob; its badge's
+    logo, from its vendor's CDN, is blocked (it shows none)."""
+    return page("docs.html")

@@ -67,6 +67,12 @@ export const TILE_COLUMNS: number;
 export const ROADS: Road[];
 
 export function applyFrame(tiles: Map<string, Tile>, frame: Frame): FrameChange;
+/**
+ * Why `frame` (as parsed from the network) is not a lobby frame: a text naming the first part
+ * that is wrong (a value of the wrong kind, a member named __proto__, constructor or prototype),
+ * or null when it is one. LobbyFeed drops such a frame and starts again from a full frame.
+ */
+export function frameProblem(frame: unknown): string | null;
 export function step(cursor: number | null, frame: Frame): "apply" | "skip" | "restart";
 export function applyRoadChange(road: TileRoad, change: [number, string, number[][]?]): TileRoad;
 export function goodRoadsStarted(
@@ -75,7 +81,13 @@ export function goodRoadsStarted(
 ): { pattern: string; since_round: number }[];
 
 export type Operation = { op: string; path: string; value?: unknown; from?: string };
-/** RFC 6902: the document after `patch` (the one given is not changed). */
+/** The JSON Pointer tokens applyPatch refuses: "__proto__", "constructor", "prototype". */
+export const REFUSED_TOKENS: readonly string[];
+/**
+ * RFC 6902: the document after `patch` (the one given is not changed). Throws on a patch that
+ * does not apply, and on a pointer holding one of REFUSED_TOKENS; a path reaches a document's
+ * own members only.
+ */
 export function applyPatch<T>(doc: T, patch: Operation[]): T;
 
 /** A cell a road picture draws. */
@@ -115,8 +127,18 @@ export interface SvgOptions {
   label?: string;
 }
 
-/** One road as SVG text, in the look of the service's PNGs (one style.js for both). */
+/**
+ * One road as SVG text, in the look of the service's PNGs (one style.js for both). Every value
+ * in it is escaped: data never becomes markup.
+ */
 export function roadSvg(road: Road, drawn: Drawn, options?: SvgOptions): string;
+/**
+ * The same picture as an <svg> element of `doc` (the page's document by default), built node by
+ * node with no markup parsed: for pages whose policy refuses innerHTML (Trusted Types).
+ */
+export function roadSvgElement(road: Road, drawn: Drawn, options?: SvgOptions, doc?: Document): SVGSVGElement;
+/** A value as text in markup (an attribute's value or text between tags): & < > " ' escaped. */
+export function escape(value: unknown): string;
 export function pictureSize(road: Road, cols?: number, scale?: number): [number, number];
 export function firstVisible(cells: Cell[], cols: number): number;
 export const style: Record<string, any>;
@@ -132,7 +154,15 @@ export interface LobbyFeedOptions {
   /** The Map to keep the tiles in (a new one by default). */
   tiles?: Map<string, Tile>;
   EventSource?: typeof EventSource;
+  /** A frame was dropped (not JSON, or not a frame: see frameProblem): what was wrong. */
+  onDrop?: (problem: string, feed: LobbyFeed) => void;
+  /** Timers (for tests): a restart right after a restart waits, longer each time. */
+  setTimeout?: typeof setTimeout;
+  clearTimeout?: typeof clearTimeout;
 }
+
+/** The longest a feed waits before starting again (ms), after restarts in a row. */
+export const RETRY_MOST: number;
 
 /** Every table's tile, kept by the lobby's frames. */
 export class LobbyFeed {
@@ -141,6 +171,8 @@ export class LobbyFeed {
   readonly cursor: number | null;
   readonly frames: number;
   readonly restarts: number;
+  /** Frames dropped as not frames (each followed by a restart). */
+  readonly dropped: number;
   restart(): void;
   close(): void;
 }

@@ -12,6 +12,8 @@ const calls = {
       return Object.fromEntries(held);
     });
   },
+  // What the client's frame check says of each frame (null: a frame).
+  frameProblems: (frames) => frames.map((frame) => client.frameProblem(frame)),
   tileCells: (road) => client.tileCells(road),
   documentCells: (doc, road) => client.documentCells(doc, road),
   roadSvg: (road, drawn, options) => client.roadSvg(road, drawn, options),

@@ -164,7 +164,8 @@ def svg_screenshot(page, road: str, cols: int, theme: str) -> np.ndarray:
             const box = document.createElement("div");
             box.id = "drawn-alone";
             box.style = "position: fixed; left: 0; top: 0; z-index: 99; line-height: 0";
-            box.innerHTML = client.roadSvg(road, client.documentCells(doc, road), { cols, theme });
+            const drawn = client.documentCells(doc, road);
+            box.append(client.roadSvgElement(road, drawn, { cols, theme }));
             document.querySelector("#drawn-alone")?.remove();
             document.querySelector("#table-view").append(box);
         }""",

@@ -23,7 +23,7 @@ export function applyFrame(tiles, frame) {
   const changed = new Map();
   const removed = [];
   if (frame.full) {
-    for (const table of tiles.keys()) if (!(table in frame.tables)) removed.push(table);
+    for (const table of tiles.keys()) if (!Object.hasOwn(frame.tables, table)) removed.push(table);
     const before = new Map(tiles);
     tiles.clear();
     for (const [table, tile] of Object.entries(frame.tables)) {
@@ -50,6 +50,9 @@ export function applyFrame(tiles, frame) {
 }
 
 const SPECIAL = new Set(["results", "runs", "good", "cells"]);
+// Never a tile's own field: set on an object, each would reach its prototype (frameschema.js
+// drops a frame naming one before it gets here).
+const REFUSED = new Set(["__proto__", "constructor", "prototype"]);
 
 function applyDelta(tile, delta) {
   if (delta.results) {
@@ -74,9 +77,11 @@ function applyDelta(tile, delta) {
     tile.good_roads = Object.entries(delta.good).map(([pattern, since]) => ({ pattern, since_round: since }));
   }
   for (const [key, value] of Object.entries(delta)) {
-    if (SPECIAL.has(key)) continue;
+    if (SPECIAL.has(key) || REFUSED.has(key)) continue;
     if (key === "streaks") {
-      for (const [road, parts] of Object.entries(value)) Object.assign(tile.streaks[road], clone(parts));
+      for (const [road, parts] of Object.entries(value)) {
+        if (LOBBY_ROADS.includes(road)) Object.assign(tile.streaks[road], clone(parts));
+      }
     } else {
       tile[key] = clone(value);
     }

@@ -1,13 +1,15 @@
 // Roads drawn as SVG, with the look of the service's PNGs: both draw from one description of
 // the geometry and colours (style.js, which api/images/scene.py reads too). A picture keeps the
-// newest `cols` columns of its road, as the PNGs do. Pure functions: each returns SVG text.
+// newest `cols` columns of its road, as the PNGs do. A picture is described as nodes
+// (markup.js), then written as SVG text (`roadSvg`) or built as elements (`roadSvgElement`): every
+// value (a cell's column, a label, a letter) is escaped or set as an attribute, never markup.
+import { escape, node, toElement, toMarkup } from "./markup.js";
 import style from "./style.js";
 
-export { style };
+export { escape, style };
 
 const M = style.marks;
-const fixed = (n) => Number(n.toFixed(2));
-const escapeText = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const fixed = (n) => Number(Number(n).toFixed(2));
 
 // Width and height in pixels of a picture of `road` with `cols` columns at `scale`.
 export function pictureSize(road, cols = style.default_cols[road], scale = 1) {
@@ -22,31 +24,40 @@ export function firstVisible(cells, cols) {
 }
 
 function circle(x, y, d, color, filled) {
-  if (filled) return `<circle cx="${fixed(x)}" cy="${fixed(y)}" r="${fixed(d / 2)}" fill="${color}"/>`;
+  const at = [["cx", fixed(x)], ["cy", fixed(y)], ["r", fixed(d / 2)]];
+  if (filled) return [node("circle", [...at, ["fill", color]])];
   const width = d * style.ring_width;
-  return `<circle cx="${fixed(x)}" cy="${fixed(y)}" r="${fixed(d / 2)}" fill="none" stroke="${color}" stroke-width="${fixed(width)}"/>`;
+  return [node("circle", [...at, ["fill", "none"], ["stroke", color], ["stroke-width", fixed(width)]])];
 }
 
 function slash(x, y, half, color, width) {
-  return `<line x1="${fixed(x - half)}" y1="${fixed(y + half)}" x2="${fixed(x + half)}" y2="${fixed(y - half)}" stroke="${color}" stroke-width="${fixed(width)}" stroke-linecap="round"/>`;
+  return [node("line", [
+    ["x1", fixed(x - half)], ["y1", fixed(y + half)], ["x2", fixed(x + half)], ["y2", fixed(y - half)],
+    ["stroke", color], ["stroke-width", fixed(width)], ["stroke-linecap", "round"],
+  ])];
 }
 
 // A letter or number `size` pixels tall (a capital's height), centred on (x, y).
 function glyph(x, y, text, size, color) {
   const font = style.font;
-  const common = `text-anchor="middle" font-family="${font.family}, sans-serif" font-weight="${font.weight}" fill="${color}"`;
+  const common = [
+    ["text-anchor", "middle"], ["font-family", `${font.family}, sans-serif`], ["font-weight", font.weight], ["fill", color],
+  ];
+  text = String(text);
   if (/^[\x20-\x7e]*$/.test(text)) {
     const em = size / font.cap_height;
-    return `<text x="${fixed(x)}" y="${fixed(y + size / 2)}" font-size="${fixed(em)}" ${common}>${escapeText(text)}</text>`;
+    return [node("text", [["x", fixed(x)], ["y", fixed(y + size / 2)], ["font-size", fixed(em)], ...common], text)];
   }
-  return `<text x="${fixed(x)}" y="${fixed(y)}" font-size="${fixed(size * 1.15)}" dominant-baseline="central" ${common}>${escapeText(text)}</text>`;
+  return [node("text", [
+    ["x", fixed(x)], ["y", fixed(y)], ["font-size", fixed(size * 1.15)], ["dominant-baseline", "central"], ...common,
+  ], text)];
 }
 
 function ties(x, y, cell, count) {
-  let marks = slash(x, y, cell * M.tie.slash, style.colors.T, cell * M.tie.width);
+  const marks = slash(x, y, cell * M.tie.slash, style.colors.T, cell * M.tie.width);
   if (count > 1) {
     const at = cell * M.tie.count_offset;
-    marks += glyph(x + at, y + at, String(count), cell * M.tie.count, style.colors.T);
+    marks.push(...glyph(x + at, y + at, String(count), cell * M.tie.count, style.colors.T));
   }
   return marks;
 }
@@ -54,9 +65,9 @@ function ties(x, y, cell, count) {
 function pairs(x, y, cell, item) {
   const offset = cell * M.pair.offset;
   const d = cell * M.pair.dot;
-  let marks = "";
-  if (item.bankerPair) marks += circle(x - offset, y - offset, d, style.colors.B, true);
-  if (item.playerPair) marks += circle(x + offset, y + offset, d, style.colors.P, true);
+  const marks = [];
+  if (item.bankerPair) marks.push(...circle(x - offset, y - offset, d, style.colors.B, true));
+  if (item.playerPair) marks.push(...circle(x + offset, y + offset, d, style.colors.P, true));
   return marks;
 }
 
@@ -69,12 +80,12 @@ function beadText(item, bead) {
 function marksOf(road, item, x, y, cell, theme, bead) {
   const color = style.colors[item.value];
   if (road === "bead_plate") {
-    return circle(x, y, cell * M.bead.disc, color, true) + pairs(x, y, cell, item)
-      + glyph(x, y, beadText(item, bead), cell * M.bead.text, style.themes[theme].text);
+    return [...circle(x, y, cell * M.bead.disc, color, true), ...pairs(x, y, cell, item),
+      ...glyph(x, y, beadText(item, bead), cell * M.bead.text, style.themes[theme].text)];
   }
   if (road === "big_road") {
-    return circle(x, y, cell * M.big_road.ring, color, false) + pairs(x, y, cell, item)
-      + (item.ties ? ties(x, y, cell, item.ties) : "");
+    return [...circle(x, y, cell * M.big_road.ring, color, false), ...pairs(x, y, cell, item),
+      ...(item.ties ? ties(x, y, cell, item.ties) : [])];
   }
   if (road === "big_eye_boy") return circle(x, y, cell * M.big_eye_boy.ring, color, false);
   if (road === "small_road") return circle(x, y, cell * M.small_road.disc, color, true);
@@ -84,7 +95,10 @@ function marksOf(road, item, x, y, cell, theme, bead) {
 function highlight(x, y, cell) {
   const h = cell / 2 - M.highlight.inset;
   const width = Math.max(M.highlight.least, cell * M.highlight.width);
-  return `<rect x="${fixed(x - h)}" y="${fixed(y - h)}" width="${fixed(2 * h)}" height="${fixed(2 * h)}" fill="none" stroke="${style.highlight}" stroke-width="${fixed(width)}"/>`;
+  return [node("rect", [
+    ["x", fixed(x - h)], ["y", fixed(y - h)], ["width", fixed(2 * h)], ["height", fixed(2 * h)],
+    ["fill", "none"], ["stroke", style.highlight], ["stroke-width", fixed(width)],
+  ])];
 }
 
 // One road as SVG text. `road`: a name of ROADS; `drawn`: its cells (cells.js: tileCells,
@@ -92,6 +106,16 @@ function highlight(x, y, cell) {
 // "letters" | "totals", letters: {B, P, T}}), `added` (cells drawn highlighted on top, as Ask
 // Banker / Ask Player shows the next one), `label` (what a screen reader says).
 export function roadSvg(road, drawn, options = {}) {
+  return toMarkup(picture(road, drawn, options));
+}
+
+// The same picture as an <svg> element of `doc` (the page's document by default), built node by
+// node: what a page under a strict Content-Security-Policy (no innerHTML) puts in.
+export function roadSvgElement(road, drawn, options = {}, doc = globalThis.document) {
+  return toElement(picture(road, drawn, options), doc);
+}
+
+function picture(road, drawn, options) {
   const cols = options.cols ?? style.default_cols[road];
   const theme = options.theme ?? "light";
   const scale = options.scale ?? 1;
@@ -110,8 +134,8 @@ export function roadSvg(road, drawn, options = {}) {
   for (let col = 0; col <= cols; col += 1) lines += `M${snap(col * cell)} 0V${height}`;
   for (let row = 0; row <= style.rows; row += 1) lines += `M0 ${snap(row * cell)}H${width}`;
   const parts = [
-    `<rect width="${width}" height="${height}" fill="${colours.background}"/>`,
-    `<path d="${lines}" stroke="${colours.grid}" stroke-width="${style.grid_width}" fill="none"/>`,
+    node("rect", [["width", width], ["height", height], ["fill", colours.background]]),
+    node("path", [["d", lines], ["stroke", colours.grid], ["stroke-width", style.grid_width], ["fill", "none"]]),
   ];
   const newCells = new Set(added.map((item) => `${item.col},${item.row}`));
   for (const item of every) {
@@ -119,11 +143,15 @@ export function roadSvg(road, drawn, options = {}) {
     const x = (item.col - first + 0.5) * cell;
     const y = (item.row + 0.5) * cell;
     const key = `${item.col},${item.row}`;
-    let marks = marksOf(road, item, x, y, cell, theme, bead);
-    if (newCells.has(key)) marks += highlight(x, y, cell);
-    parts.push(`<g data-cell="${key},${item.value}">${marks}</g>`);
+    const marks = marksOf(road, item, x, y, cell, theme, bead);
+    if (newCells.has(key)) marks.push(...highlight(x, y, cell));
+    parts.push(node("g", [["data-cell", `${key},${item.value}`]], ...marks));
   }
-  if (road === "big_road" && drawn.lead && first === 0) parts.push(ties(0.5 * cell, 0.5 * cell, cell, drawn.lead));
-  const label = options.label ? ` aria-label="${escapeText(options.label)}"` : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img"${label}>${parts.join("")}</svg>`;
+  if (road === "big_road" && drawn.lead && first === 0) parts.push(...ties(0.5 * cell, 0.5 * cell, cell, drawn.lead));
+  const attrs = [
+    ["xmlns", "http://www.w3.org/2000/svg"], ["width", width], ["height", height],
+    ["viewBox", `0 0 ${width} ${height}`], ["role", "img"],
+  ];
+  if (options.label) attrs.push(["aria-label", options.label]);
+  return node("svg", attrs, ...parts);
 }
