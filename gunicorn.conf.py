@@ -7,6 +7,13 @@ process. gevent's monkey-patching is done here, first, before the app is importe
 (``preload_app``), so every socket, lock, queue and background thread the app makes is
 cooperative. Everything else the service does is short (Redis round trips, JSON, pictures).
 
+Slow clients: a request's head (line and headers) must arrive within ``ROADS_HEAD_TIMEOUT``
+seconds (10) and its body within ``ROADS_BODY_TIMEOUT`` (30) of the head's end, or the connection
+closes (a 408 once any of it came); the worker takes both from the app's settings
+(:class:`api.config.Settings`, read from the environment), so a slowloris cannot hold the
+``worker_connections`` slots. ``ROADS_KEEPALIVE`` bounds the wait for a keep-alive connection's
+next request; none of the three bounds an answer (an event stream lasts as long as it lasts).
+
 Every value can be overridden from the environment (``ROADS_BIND``, ``ROADS_WORKERS``,
 ``ROADS_WORKER_CONNECTIONS``, ``ROADS_KEEPALIVE``, ``ROADS_NICE`` (a lower CPU priority for the
 workers), ``ROADS_WORKER_CLASS``: ``gevent`` for
@@ -63,40 +70,13 @@ logconfig_dict = gunicorn_logging()
 control_socket_disable = True
 
 
-class _RecorderProcess:
-    """With ``ROADS_DATABASE_URL``: the recorder (``python -m api.record.run``) beside the
-    workers, started again a second after it dies, stopped with the master."""
+# With ROADS_DATABASE_URL: the recorder in a process of its own beside the workers, kept by a
+# supervisor that outlives a SIGHUP's re-reading of this file (api.record.supervisor).
+_recorder = None
+if os.environ.get("ROADS_DATABASE_URL") and not _embedded:
+    from api.record.supervisor import recorder_process
 
-    def __init__(self) -> None:
-        self.process = None
-        self.stopping = False
-
-    def start(self) -> None:
-        import threading
-
-        threading.Thread(target=self._keep, name="recorder-process", daemon=True).start()
-
-    def _keep(self) -> None:
-        import subprocess
-        import sys
-        import time
-
-        while not self.stopping:
-            self.process = subprocess.Popen([sys.executable, "-m", "api.record.run"])
-            self.process.wait()
-            time.sleep(1)
-
-    def stop(self) -> None:
-        self.stopping = True
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except Exception:  # it did not stop in time: it holds nothing that a kill loses
-                self.process.kill()
-
-
-_recorder = _RecorderProcess() if os.environ.get("ROADS_DATABASE_URL") and not _embedded else None
+    _recorder = recorder_process()
 
 
 def when_ready(server):

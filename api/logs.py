@@ -4,16 +4,25 @@ Each line has ``time`` (UTC, ISO 8601 with ms), ``level``, ``logger`` and ``mess
 ``request_id`` of the request being served when there is one (:data:`REQUEST_ID`, set by
 :mod:`api.http.traffic` for the request's greenlet or thread), any fields passed as
 ``extra={"fields": {...}}`` (the access log's), and ``error`` with the traceback of an exception.
+
+No line carries an address, a user or a password (docs/security.md): a store's client (redis-py,
+psycopg) puts the server's host, port and user in its errors' text, so the traceback of every
+line, and the message of every warning and error, is :func:`scrubbed` first. The exception's
+class stays: a line says *what* failed (``psycopg.OperationalError: connection to server at
+***, port *** failed: Connection refused``), not where.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from contextvars import ContextVar
 from typing import Any
+
+from api.config import redact_url
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 
@@ -33,22 +42,51 @@ def timestamp(created: float) -> str:
     return f"{text}.{int((created - second) * 1000):03d}+00:00"
 
 
+# What the stores' clients put in an error's text, and what each becomes (after the passwords of
+# URLs, :func:`api.config.redact_url`). psycopg: ``connection to server at "10.0.0.5", port
+# 5432 failed``, ``on socket "/run/postgresql/.s.PGSQL.5432"``, ``for user "roads"``, a conninfo's
+# ``host=... user=...``; redis-py: ``Error 111 connecting to 10.0.0.5:6379``.
+ADDRESSES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"://[^\s/@]*@"), "://***@"),  # a URL's user (its password is masked already)
+    (
+        re.compile(r"\b(host|hostaddr|port|user|password|dbname|service)\s*=\s*('[^']*'|\S+)"),
+        r"\1=***",
+    ),
+    (re.compile(r'\b(at|socket|user|role|database)\s+"[^"]*"'), r'\1 "***"'),
+    (re.compile(r"\bport \d+"), "port ***"),
+    (re.compile(r"\[[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*\](:\d+)?"), "***"),  # [IPv6]:port
+    (re.compile(r"\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b"), "***"),  # IPv4:port
+    (re.compile(r"\b(?=[\w.-]*[A-Za-z])[\w-]+(\.[\w-]+)*:\d{2,5}\b"), "***"),  # host:port
+)
+
+
+def scrubbed(text: str) -> str:
+    """``text`` with every password, address, port and database user in it replaced by
+    ``***`` (what an error of redis-py or psycopg says about where it failed)."""
+    text = redact_url(text)
+    for pattern, replacement in ADDRESSES:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 class JsonFormatter(logging.Formatter):
-    """A log record as one JSON line."""
+    """A log record as one JSON line (a warning's or an error's message and every traceback
+    :func:`scrubbed`)."""
 
     def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
         line: dict[str, Any] = {
             "time": timestamp(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": scrubbed(message) if record.levelno >= logging.WARNING else message,
         }
         request_id = REQUEST_ID.get()
         if request_id is not None:
             line["request_id"] = request_id
         line.update(getattr(record, "fields", None) or {})
         if record.exc_info:
-            line["error"] = self.formatException(record.exc_info)
+            line["error"] = scrubbed(self.formatException(record.exc_info))
         return json.dumps(line, default=str, ensure_ascii=False)
 
 

@@ -39,11 +39,17 @@ REDIS_DOWN = "the round store (Redis) is unreachable; retry shortly"
 FAILING_OVER = "the round store (Redis Cluster) is failing over; retry shortly"
 # Redis at its maxmemory with nothing it may evict (rounds never expire): writes wait for room.
 OUT_OF_MEMORY = "the round store (Redis) is out of memory; retry once it has room"
+# An ACL that does not let the service's user run a command (Redis names the user: not said).
+DENIED = "the round store (Redis) refused this service a command; an operator must look"
+
+# Each message is the whole answer: never the client's own text, which names the server's
+# address and port (``Error 111 connecting to 10.0.0.5:6379``) or its user (docs/security.md).
 
 #: The store down, full or failing over: (what Redis's client raises, what a client is told, the
 #: cause it is counted under). Each passes; the client's retry is safe.
 STORE_UNAVAILABLE: tuple[tuple[type[Exception], str, str], ...] = (
     (redis.exceptions.OutOfMemoryError, OUT_OF_MEMORY, "out_of_memory"),
+    (redis.exceptions.NoPermissionError, DENIED, "redis_down"),
     (redis.exceptions.ConnectionError, REDIS_DOWN, "redis_down"),
     (redis.exceptions.TimeoutError, REDIS_DOWN, "redis_down"),
     (redis.exceptions.ClusterError, FAILING_OVER, "failing_over"),

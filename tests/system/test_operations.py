@@ -157,6 +157,10 @@ def test_a_too_long_url_gets_a_json_414_and_logs_no_traceback(service, log_file)
     assert status == 414 and headers["Content-Type"] == "application/json"
     answer = json.loads(body)
     assert answer["code"] == 414 and answer["request_id"] == headers["X-Request-ID"]
+    # Refused before the app, it still carries the headers every answer does.
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Content-Security-Policy"].startswith("default-src 'none'")
     time.sleep(0.3)
     text = log_file.read_text()
     assert "Traceback" not in text
