@@ -8,7 +8,17 @@
   (:mod:`api.storage.writelog`) into the ledger off the request path, and lets closed shoes
   leave Redis once recorded and ``ROADS_HOT_SECONDS`` old;
 - :mod:`.history`: the record's reads: a table's shoes, a shoe's export, and what a shoe or a
-  table that left Redis is brought back from (:mod:`api.storage.coldshoes`).
+  table that left Redis is brought back from (:mod:`api.storage.coldshoes`), each read one
+  read-only snapshot under ``ROADS_RECORD_TIMEOUT_MS``;
+- :mod:`.readback`: what comes back is what the chain covers: a shoe rebuilt from the hashed
+  canonical bytes, its chain checked on the way (a break refused, naming the first bad write).
+- :mod:`.checkpoints` (+ :mod:`.checkpointstore`): the recorder's signed checkpoints of the
+  heads it advanced (Ed25519, a key the database never sees), appended to a store kept apart
+  from PostgreSQL (a JSON-lines file in ``ROADS_CHECKPOINT_DIR``); ``keygen``;
+- :mod:`.supervisor`: the recorder's own process beside gunicorn's workers, kept running and
+  stopped with the master (the same supervisor across a SIGHUP's config reload);
+- :mod:`.roles`: what the service's own PostgreSQL role (``ROADS_RECORD_ROLE``) is granted: it
+  records writes, never changes or removes one (``python -m api.record.migrate``, as the owner).
 
 May import ``roads``, ``api.codecs``, ``api.storage``, ``api.config``, ``api.metrics``;
 ``psycopg`` is imported here and nowhere else.

@@ -45,7 +45,7 @@ def wait_for(condition, seconds: float = 20) -> None:
 
 
 def test_the_recorder_process_records_and_comes_back_when_killed(redis_server, database_url):
-    env = {"ROADS_DATABASE_URL": database_url}
+    env = {"ROADS_DATABASE_URL": database_url, "ROADS_PUBLIC_RECORD": "1"}  # read anonymously
     with service(redis_server.url, KEY, workers=2, **env) as base:
         wait_for(lambda: len(recorders(base.process.pid)) == 1)
         rounds = [
@@ -80,3 +80,21 @@ def test_the_recorder_process_records_and_comes_back_when_killed(redis_server, d
             "SELECT table_id, array_agg(number ORDER BY number) FROM record_writes GROUP BY 1"
         ).fetchall()
     assert all(list(n) == list(range(1, 41)) for _, n in numbers) and len(numbers) == 5
+
+
+def test_a_sighup_keeps_one_recorder_and_the_masters_exit_still_stops_it(
+    redis_server, database_url
+):
+    """gunicorn reads its config file again on SIGHUP (a key rotation): the recorder started
+    before it is the one the master stops at exit, and no second one starts."""
+    with service(redis_server.url, KEY, workers=1, ROADS_DATABASE_URL=database_url) as base:
+        master = base.process.pid
+        wait_for(lambda: len(recorders(master)) == 1)
+        (first,) = recorders(master)
+        os.kill(master, signal.SIGHUP)
+        time.sleep(2)  # the reload: new workers, the config file executed again
+        assert recorders(master) == [first]
+        send(base, "POST", "/v1/tables/h1/shoes/s1/rounds", {"round": 1, "result": "B"}, KEY)
+        wait_for(lambda: recorded(database_url) >= 1)
+    time.sleep(0.5)
+    assert not Path(f"/proc/{first}").exists()  # stopped with the master, not orphaned

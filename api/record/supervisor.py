@@ -1,0 +1,56 @@
+"""The recorder's process beside gunicorn's workers (``python -m api.record.run``), started again
+a second after it dies and stopped with the master.
+
+It lives here, not in ``gunicorn.conf.py``, because gunicorn executes its config file again on
+SIGHUP (the way keys are rotated): an object made there would be made anew, and the master's
+``on_exit`` would stop the new, never-started one while the first went on running. A module is
+imported once per process, so :func:`recorder_process` is the same object before and after a
+reload.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+
+class RecorderProcess:
+    """The one recorder process of a gunicorn master: :meth:`start` once, :meth:`stop` at exit."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        self.stopping = False
+        self.started = False
+
+    def start(self) -> None:
+        """Start keeping the recorder running (once: a second call does nothing)."""
+        if self.started:
+            return
+        self.started = True
+        threading.Thread(target=self._keep, name="recorder-process", daemon=True).start()
+
+    def _keep(self) -> None:
+        while not self.stopping:
+            self.process = subprocess.Popen([sys.executable, "-m", "api.record.run"])
+            self.process.wait()
+            time.sleep(1)
+
+    def stop(self) -> None:
+        """Stop the recorder (SIGTERM: it signs what is pending and releases its lease)."""
+        self.stopping = True
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # it holds nothing that a kill loses
+                self.process.kill()
+
+
+_PROCESS = RecorderProcess()
+
+
+def recorder_process() -> RecorderProcess:
+    """This process's recorder supervisor (the same one across gunicorn's config reloads)."""
+    return _PROCESS
