@@ -29,15 +29,17 @@ GRIP = "grip-secret-" + "k" * 32
 @pytest.fixture
 def log_lines() -> Iterator[io.StringIO]:
     """Every line the service's loggers (and the root's) write meanwhile, as the service writes
-    them (api.logs.JsonFormatter), at every level."""
+    them (api.logs.JsonFormatter): the service's own at every level, the libraries' at the
+    level the service runs them at (api.logs: warnings and up; their debug lines, which name
+    the hosts they connect to, are never written)."""
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter())
     loggers = [logging.getLogger(), logging.getLogger("roads")]
     levels = [logger.level for logger in loggers]
-    for logger in loggers:
+    for logger, level in zip(loggers, (logging.WARNING, logging.DEBUG), strict=True):
         logger.addHandler(handler)
-        logger.setLevel(logging.DEBUG)
+        logger.setLevel(level)
     yield stream
     for logger, level in zip(loggers, levels, strict=True):
         logger.removeHandler(handler)

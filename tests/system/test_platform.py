@@ -229,4 +229,4 @@ def test_ingest_from_a_browser_passes_no_preflight_unless_allowed(cors_service, 
 @pytest.mark.parametrize("value", ["lobby.example.com", "https://a.example.com/path", "*"])
 def test_cors_origins_must_be_origins(value):
     with pytest.raises(ConfigError, match="ROADS_CORS_ORIGINS"):
-        Settings.from_env({"ROADS_CORS_ORIGINS": value})
+        Settings.from_env({"REDIS_URL": "redis://127.0.0.1:1/0", "ROADS_CORS_ORIGINS": value})
