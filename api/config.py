@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
-NAMESPACE = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+from api import envvalues as values
+from api.envvalues import ConfigError
+from api.redaction import redact_url, shown
 
-
-class ConfigError(ValueError):
-    """An environment variable holds a value the service cannot use."""
+__all__ = ["ConfigError", "Settings", "redact_url"]
 
 
 @dataclass(frozen=True)
@@ -168,260 +167,61 @@ class Settings:
         """Every setting but the secrets: each key (ingest, read, operator, the GRIP key, any
         field named for a key, secret, password or token, file paths aside) is shown as
         ``***``, and a URL's password as ``***`` (what ``str()`` and a log line show too)."""
-        shown = (f"{f.name}={_shown(f.name, getattr(self, f.name))}" for f in fields(self))
-        return f"Settings({', '.join(shown)})"
+        each = (f"{f.name}={shown(f.name, getattr(self, f.name))}" for f in fields(self))
+        return f"Settings({', '.join(each)})"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         redis_url = env.get("ROADS_REDIS_URL") or env.get("REDIS_URL") or None
-        keys = _keys(env, "ROADS_INGEST_KEYS")
+        keys = values.keys(env, "ROADS_INGEST_KEYS")
         return cls(
             redis_url=redis_url,
-            cluster=_flag(env, "ROADS_REDIS_CLUSTER", default=False),
-            write_replicas=_count(env, "ROADS_WRITE_REPLICAS"),
-            write_wait_ms=_number(env, "ROADS_WRITE_WAIT_MS", 500, int),
+            cluster=values.flag(env, "ROADS_REDIS_CLUSTER", default=False),
+            write_replicas=values.count(env, "ROADS_WRITE_REPLICAS"),
+            write_wait_ms=values.number(env, "ROADS_WRITE_WAIT_MS", 500, int),
             ingest_keys=keys,
-            redis_timeout=_number(env, "ROADS_REDIS_TIMEOUT", 0.5, float),
-            max_body=_number(env, "ROADS_MAX_BODY", 128 * 1024, int),
-            cache_ttl=_number(env, "ROADS_CACHE_TTL", 3600, int),
-            state_ttl=_number(env, "ROADS_STATE_TTL", 2 * 86400, int),
-            demo=_demo(env, redis_url),
-            sse_heartbeat=_number(env, "ROADS_SSE_HEARTBEAT", 15.0, float),
-            namespace=_namespace(env),
-            transport=_choice(env, "ROADS_TRANSPORT", ("links", "pipeline")),
-            grip_urls=_urls(env, "ROADS_GRIP_URL"),
-            nchan_urls=_urls(env, "ROADS_NCHAN_URL"),
-            cors_origins=_origins(env, "ROADS_CORS_ORIGINS"),
-            cors_ingest=_flag(env, "ROADS_CORS_INGEST", default=False),
-            access_log=_access_log(env),
-            request_metrics=_flag(env, "ROADS_REQUEST_METRICS", default=True),
-            read_keys=_keys(env, "ROADS_READ_KEYS"),
-            public_odds=_flag(env, "ROADS_PUBLIC_ODDS", default=False),
-            renderers=_count(env, "ROADS_RENDERERS"),
-            render_queue=_count(env, "ROADS_RENDER_QUEUE", default=8),
-            render_rate=_number(env, "ROADS_RENDER_RATE", 50.0, float),
-            custom_queries=_number(env, "ROADS_CUSTOM_QUERIES", 2, int),
-            feed_clients=_number(env, "ROADS_FEED_CLIENTS", 3000, int),
-            feed_accepts=_number(env, "ROADS_FEED_ACCEPTS", 500.0, float),
-            database_url=_database(env),
-            hot_seconds=_number(env, "ROADS_HOT_SECONDS", 86400, int),
-            frame_ms=_number(env, "ROADS_FRAME_MS", 500, int),
-            integrity=_flag(env, "ROADS_INTEGRITY", default=True),
-            operator_keys=_keys(env, "ROADS_OPERATOR_KEYS"),
-            side_bets_close_after=_close_after(env),
-            cut_card_behind=_number(env, "ROADS_CUT_CARD_BEHIND", 14, int),
-            integrity_index=_number(env, "ROADS_INTEGRITY_INDEX", 1_000_000, int),
-            rarity_hands=_hands(env),
-            grip_key=_grip_key(env),
+            redis_timeout=values.number(env, "ROADS_REDIS_TIMEOUT", 0.5, float),
+            max_body=values.number(env, "ROADS_MAX_BODY", 128 * 1024, int),
+            cache_ttl=values.number(env, "ROADS_CACHE_TTL", 3600, int),
+            state_ttl=values.number(env, "ROADS_STATE_TTL", 2 * 86400, int),
+            demo=values.demo(env, redis_url),
+            sse_heartbeat=values.number(env, "ROADS_SSE_HEARTBEAT", 15.0, float),
+            namespace=values.namespace(env),
+            transport=values.choice(env, "ROADS_TRANSPORT", ("links", "pipeline")),
+            grip_urls=values.urls(env, "ROADS_GRIP_URL"),
+            nchan_urls=values.urls(env, "ROADS_NCHAN_URL"),
+            cors_origins=values.origins(env, "ROADS_CORS_ORIGINS"),
+            cors_ingest=values.flag(env, "ROADS_CORS_INGEST", default=False),
+            access_log=values.access_log(env),
+            request_metrics=values.flag(env, "ROADS_REQUEST_METRICS", default=True),
+            read_keys=values.keys(env, "ROADS_READ_KEYS"),
+            public_odds=values.flag(env, "ROADS_PUBLIC_ODDS", default=False),
+            renderers=values.count(env, "ROADS_RENDERERS"),
+            render_queue=values.count(env, "ROADS_RENDER_QUEUE", default=8),
+            render_rate=values.number(env, "ROADS_RENDER_RATE", 50.0, float),
+            custom_queries=values.number(env, "ROADS_CUSTOM_QUERIES", 2, int),
+            feed_clients=values.number(env, "ROADS_FEED_CLIENTS", 3000, int),
+            feed_accepts=values.number(env, "ROADS_FEED_ACCEPTS", 500.0, float),
+            database_url=values.database(env),
+            hot_seconds=values.number(env, "ROADS_HOT_SECONDS", 86400, int),
+            frame_ms=values.number(env, "ROADS_FRAME_MS", 500, int),
+            integrity=values.flag(env, "ROADS_INTEGRITY", default=True),
+            operator_keys=values.keys(env, "ROADS_OPERATOR_KEYS"),
+            side_bets_close_after=values.close_after(env),
+            cut_card_behind=values.number(env, "ROADS_CUT_CARD_BEHIND", 14, int),
+            integrity_index=values.number(env, "ROADS_INTEGRITY_INDEX", 1_000_000, int),
+            rarity_hands=values.hands(env),
+            grip_key=values.grip_key(env),
             key_file=env.get("ROADS_KEY_FILE", "").strip() or None,
-            public_record=_flag(env, "ROADS_PUBLIC_RECORD", default=False),
-            record_reads=_number(env, "ROADS_RECORD_READS", 4, int),
-            record_timeout_ms=_number(env, "ROADS_RECORD_TIMEOUT_MS", 5000, int),
-            checkpoint_seconds=_number(env, "ROADS_CHECKPOINT_SECONDS", 60, int),
+            public_record=values.flag(env, "ROADS_PUBLIC_RECORD", default=False),
+            record_reads=values.number(env, "ROADS_RECORD_READS", 4, int),
+            record_timeout_ms=values.number(env, "ROADS_RECORD_TIMEOUT_MS", 5000, int),
+            checkpoint_seconds=values.number(env, "ROADS_CHECKPOINT_SECONDS", 60, int),
             checkpoint_key=env.get("ROADS_CHECKPOINT_KEY", "").strip() or None,
             checkpoint_dir=env.get("ROADS_CHECKPOINT_DIR", "").strip() or None,
             record_role=env.get("ROADS_RECORD_ROLE", "").strip() or None,
-            frame_ancestors=_frame_ancestors(env),
-            head_timeout=_number(env, "ROADS_HEAD_TIMEOUT", 10.0, float),
-            body_timeout=_number(env, "ROADS_BODY_TIMEOUT", 30.0, float),
+            frame_ancestors=values.frame_ancestors(env),
+            head_timeout=values.number(env, "ROADS_HEAD_TIMEOUT", 10.0, float),
+            body_timeout=values.number(env, "ROADS_BODY_TIMEOUT", 30.0, float),
         )
-
-
-# Pushpin's own default ``sig_key``: known to everyone, so it signs nothing.
-PUSHPIN_DEFAULT_KEY = "changeme"
-GRIP_KEY_BYTES = 32
-
-
-def _grip_key(env: Mapping[str, str]) -> str | None:
-    """``ROADS_GRIP_KEY``, the key a GRIP proxy signs ``Grip-Sig`` with. Fails closed: a proxy
-    configured (``ROADS_GRIP_URL``) without a key, or with Pushpin's default, refuses to start
-    (an unsigned ``Grip-*`` header would be taken from anyone)."""
-    key = ",".join(part.strip() for part in env.get("ROADS_GRIP_KEY", "").split(",")) or None
-    parts = key.split(",") if key else []  # two while the key is rotated: new,old
-    if PUSHPIN_DEFAULT_KEY in parts:
-        raise ConfigError(
-            "ROADS_GRIP_KEY is Pushpin's default sig_key: set a secret of your own in both "
-            "(pushpin.conf [proxy] sig_key and ROADS_GRIP_KEY)"
-        )
-    if any(len(part.encode()) < GRIP_KEY_BYTES for part in parts):
-        raise ConfigError(
-            f"ROADS_GRIP_KEY must be at least {GRIP_KEY_BYTES} bytes (HS256; RFC 7518 3.2): "
-            "set a longer secret in both it and Pushpin's sig_key"
-        )
-    if key is None and _urls(env, "ROADS_GRIP_URL"):
-        raise ConfigError(
-            "ROADS_GRIP_URL is set but ROADS_GRIP_KEY is not: set ROADS_GRIP_KEY to the proxy's "
-            "sig_key (pushpin.conf [proxy] sig_key), so that its Grip-Sig can be verified"
-        )
-    return key
-
-
-# What ``repr(Settings)`` never shows (see Settings.__repr__): fields named for a secret, but
-# not the paths of the files that hold one.
-SECRET_NAME = re.compile(r"(^|_)(keys?|secrets?|passwords?|tokens?)$")
-PATH_FIELDS = frozenset({"key_file", "checkpoint_key", "checkpoint_dir"})
-# ``scheme://user:password@`` (or ``user:password@`` with no scheme): the password.
-URL_PASSWORD = re.compile(r"((?:^|[\s(\"'=,])(?:[A-Za-z][A-Za-z0-9+.-]*://)?[^\s:/@\"']*):[^\s/]*@")
-
-
-def redact_url(text: str) -> str:
-    """``text`` with the password of every URL in it replaced by ``***``
-    (``postgresql://roads:***@db/roads``)."""
-    return URL_PASSWORD.sub(r"\1:***@", text)
-
-
-def _shown(name: str, value: object) -> str:
-    if value and name not in PATH_FIELDS and SECRET_NAME.search(name):
-        return repr(tuple("***" for _ in value)) if isinstance(value, tuple) else "'***'"
-    if isinstance(value, str):
-        return repr(redact_url(value))
-    if isinstance(value, tuple):
-        return repr(tuple(redact_url(v) if isinstance(v, str) else v for v in value))
-    return repr(value)
-
-
-def _hands(env: Mapping[str, str]) -> int:
-    """The hands of the shoe a run's or a Good Road's chance is stated for (1 to 104: the most
-    a shoe of 8 decks deals)."""
-    hands = _number(env, "ROADS_RARITY_HANDS", 80, int)
-    if not 1 <= hands <= 104:
-        raise ConfigError(f"ROADS_RARITY_HANDS is 1 to 104 hands (8 decks), not {hands}")
-    return hands
-
-
-def _close_after(env: Mapping[str, str]) -> str:
-    text = env.get("ROADS_SIDE_BETS_CLOSE_AFTER", "").replace(" ", "")
-    if text and not re.fullmatch(r"\d+|[a-z_0-9]+=\d+(,[a-z_0-9]+=\d+)*", text):
-        raise ConfigError(
-            "ROADS_SIDE_BETS_CLOSE_AFTER must be ROUNDS or bet=ROUNDS,..., "
-            f"not {env['ROADS_SIDE_BETS_CLOSE_AFTER']!r}"
-        )
-    return text
-
-
-def _demo(env: Mapping[str, str], redis_url: str | None) -> bool:
-    """``ROADS_DEMO``; without a Redis URL it must be on (the embedded demo), else the start is
-    refused: a deployment that lost its ``REDIS_URL`` must not run on an in-process Redis."""
-    demo = _flag(env, "ROADS_DEMO", default=False)
-    if redis_url is None and not demo:
-        raise ConfigError(
-            "no REDIS_URL: set REDIS_URL (or ROADS_REDIS_URL) to the service's Redis, such as "
-            "redis://127.0.0.1:6379/0; or ROADS_DEMO=1 for the embedded demo, which keeps "
-            "nothing (scripts/serve sets it)"
-        )
-    return demo
-
-
-def _keys(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    # Each ``name:secret`` or a bare secret; api.http.keyring checks and names them at start.
-    return tuple(key.strip() for key in env.get(name, "").split(",") if key.strip())
-
-
-def _access_log(env: Mapping[str, str]) -> bool:
-    # ``-`` (standard error, in gunicorn's spelling) is where the log goes anyway: on.
-    return env.get("ROADS_ACCESS_LOG", "").strip() == "-" or _flag(
-        env, "ROADS_ACCESS_LOG", default=True
-    )
-
-
-def _database(env: Mapping[str, str]) -> str | None:
-    url = env.get("ROADS_DATABASE_URL", "").strip()
-    if url and not re.match(r"^postgres(ql)?://", url):
-        # The value is not echoed: it may hold the database's password. Its scheme may be.
-        scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", url)
-        given = f"a {scheme.group(1)}:// URL" if scheme else "not a URL"
-        raise ConfigError(
-            "ROADS_DATABASE_URL must be a postgresql:// URL "
-            f"(postgresql://user:password@host:port/db); the value set is {given}"
-        )
-    return url or None
-
-
-def _namespace(env: Mapping[str, str]) -> str | None:
-    text = env.get("ROADS_NAMESPACE", "").strip()
-    if not text:
-        return None
-    if not NAMESPACE.match(text):
-        raise ConfigError(f"ROADS_NAMESPACE must be 1-32 letters, digits, _ . or -, not {text!r}")
-    return text
-
-
-def _urls(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    urls = tuple(url.strip() for url in env.get(name, "").split(",") if url.strip())
-    for url in urls:
-        if not re.match(r"^https?://[^\s/]+(/\S*)?$", url):
-            raise ConfigError(
-                f"{name} must be http(s) URLs, comma-separated, not {redact_url(url)!r}"
-            )
-    return urls
-
-
-FRAME_ANCESTOR = re.compile(r"^https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
-
-
-def _frame_ancestors(env: Mapping[str, str]) -> str:
-    """``ROADS_FRAME_ANCESTORS``: the pages that may embed the lobby, as CSP ``frame-ancestors``
-    says them: ``'none'`` (the default), or ``'self'`` and origins, space-separated (the quotes
-    may be left off)."""
-    keywords = {"self": "'self'", "'self'": "'self'", "none": "'none'", "'none'": "'none'"}
-    sources = [keywords.get(w, w) for w in env.get("ROADS_FRAME_ANCESTORS", "").split()]
-    if not sources or sources == ["'none'"]:
-        return "'none'"
-    if any(s != "'self'" and not FRAME_ANCESTOR.match(s) for s in sources):
-        raise ConfigError(
-            "ROADS_FRAME_ANCESTORS must be 'none', or 'self' and origins such as "
-            f"https://casino.example.com, space-separated, not {' '.join(sources)!r}"
-        )
-    return " ".join(sources)
-
-
-def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    origins = tuple(o.strip().rstrip("/") for o in env.get(name, "").split(",") if o.strip())
-    for origin in origins:
-        if not re.match(r"^https?://[^\s/]+$", origin):
-            raise ConfigError(
-                f"{name} must be origins such as https://lobby.example.com, "
-                f"not {redact_url(origin)!r}"
-            )
-    return origins
-
-
-def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
-    text = env.get(name, "").strip() or choices[0]
-    if text not in choices:
-        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {text!r}")
-    return text
-
-
-def _number(env: Mapping[str, str], name: str, default, kind):
-    text = env.get(name)
-    if text is None or text == "":
-        return default
-    try:
-        value = kind(text)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number, not {text!r}") from None
-    if value <= 0:
-        raise ConfigError(f"{name} must be positive, not {text!r}")
-    return value
-
-
-def _count(env: Mapping[str, str], name: str, default: int = 0) -> int:
-    text = env.get(name, "").strip()
-    if not text:
-        return default
-    if not text.isdigit():
-        raise ConfigError(f"{name} must be a whole number, 0 or more, not {text!r}")
-    return int(text)
-
-
-def _flag(env: Mapping[str, str], name: str, *, default: bool) -> bool:
-    text = env.get(name, "").strip().lower()
-    if not text:
-        return default
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{name} must be 1/0, true/false, yes/no or on/off, not {text!r}")

@@ -22,7 +22,7 @@ import time
 from contextvars import ContextVar
 from typing import Any
 
-from api.config import redact_url
+from api.redaction import redact_url
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 
