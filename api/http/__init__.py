@@ -1,6 +1,8 @@
 """The HTTP layer: the endpoints (one module per resource), their request and response schemas,
-JSON errors and the ingest keys (who reads the record, and how many at once:
-:mod:`.recordaccess`). Views parse the request, call the services
+JSON errors and the keys (:mod:`.keyring`: named, scoped keys kept as digests; :mod:`.auth`: what
+each route needs), who reads the record and how many at once (:mod:`.recordaccess`), the signed
+checkpoints (:mod:`.checkpoints`), and the headers every answer carries (:mod:`.securityheaders`:
+the lobby's Content-Security-Policy, ``nosniff``, ``Referrer-Policy``). Views parse the request, call the services
 (:mod:`api.services`: the writer of :mod:`api.writes`, the stores and the read cache of
 :mod:`api.storage`, the live services of :mod:`api.live`) and shape the answer (the lobby's with
 :mod:`api.codecs.tiles`); nothing here talks to Redis itself.

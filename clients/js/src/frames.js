@@ -2,6 +2,8 @@
 // table's tile; each next one holds, per table, what changed since the frame before. Applying
 // them in order keeps every tile. The reference, with every rule, is api/codecs/frames.py.
 
+import { REFUSED_TOKENS } from "./jsonpatch.js";
+
 export const RECENT = 12; // results a tile lists (roads.lobby.RECENT)
 export const LOBBY_ROADS = ["big_road", "big_eye_boy", "small_road", "cockroach_road"];
 export const TILE_COLUMNS = 14; // grid columns a tile holds of each road (roads.tileroads)
@@ -52,7 +54,7 @@ export function applyFrame(tiles, frame) {
 const SPECIAL = new Set(["results", "runs", "good", "cells"]);
 // Never a tile's own field: set on an object, each would reach its prototype (frameschema.js
 // drops a frame naming one before it gets here).
-const REFUSED = new Set(["__proto__", "constructor", "prototype"]);
+const REFUSED = new Set(REFUSED_TOKENS);
 
 function applyDelta(tile, delta) {
   if (delta.results) {

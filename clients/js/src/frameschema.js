@@ -7,8 +7,9 @@
 // A field this client does not know is kept as it comes (a newer service may send more), as long
 // as no member of it is named so.
 import { LOBBY_ROADS, RECENT } from "./frames.js";
+import { REFUSED_TOKENS } from "./jsonpatch.js";
 
-const REFUSED = new Set(["__proto__", "constructor", "prototype"]);
+const REFUSED = new Set(REFUSED_TOKENS);
 const TABLE = /^[A-Za-z0-9_-]{1,64}$/; // a table's id (api/http/requests.ID_PATTERN)
 const COLS = /^[BPrb.]*(?:,[BPrb.]*)*$/; // a tile road's columns (roads.tileroads)
 
