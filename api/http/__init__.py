@@ -2,7 +2,8 @@
 JSON errors and the keys (:mod:`.keyring`: named, scoped keys kept as digests; :mod:`.auth`: what
 each route needs), who reads the record and how many at once (:mod:`.recordaccess`), the signed
 checkpoints (:mod:`.checkpoints`), and the headers every answer carries (:mod:`.securityheaders`:
-the lobby's Content-Security-Policy, ``nosniff``, ``Referrer-Policy``). Views parse the request, call the services
+the lobby's Content-Security-Policy, ``nosniff``, ``Referrer-Policy``). Views parse the
+request, call the services
 (:mod:`api.services`: the writer of :mod:`api.writes`, the stores and the read cache of
 :mod:`api.storage`, the live services of :mod:`api.live`) and shape the answer (the lobby's with
 :mod:`api.codecs.tiles`); nothing here talks to Redis itself.
