@@ -16,7 +16,7 @@ from api.http.responses import ErrorSchema
 from api.http.traffic import HEADER as REQUEST_ID_HEADER
 from api.logs import scrubbed
 from api.metrics import UNAVAILABLE
-from api.record.database import RecordBusy, RecordUnavailable
+from api.record.database import UNREACHABLE, RecordBusy, RecordUnavailable
 from api.storage.coldshoes import RecordTampered
 from api.storage.errors import (
     REFUSED,
@@ -67,10 +67,6 @@ def _summary(errors: Any, path: str = "") -> str:
     return f"{path}: {text}" if path else text
 
 
-# The record's database down: said in these words alone, never psycopg's (which names the
-# database's host, port and user; docs/security.md).
-RECORD_DOWN = "the record (PostgreSQL) is unavailable; retry shortly"
-
 # (exception, status, message or None for the exception's own, the cause a 503 is counted
 # under); the first that matches answers. A store's 503 says a fixed message: a store client's
 # own text is for no one outside (the log line keeps its class, scrubbed: api.logs). A request
@@ -89,7 +85,8 @@ STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
     (NotReplicated, 503, None, "not_replicated"),
     (ReadersBusy, 503, None, "readers_busy"),
     (RecordBusy, 503, None, "record_busy"),
-    (RecordUnavailable, 503, RECORD_DOWN, "record_down"),
+    # Said in the record's own fixed words, never psycopg's (host, port, user: docs/security.md).
+    (RecordUnavailable, 503, UNREACHABLE, "record_down"),
     (RecordTampered, 409, None, None),  # a shoe whose record fails its chain: never served
     *((kind, 503, message, cause) for kind, message, cause in STORE_UNAVAILABLE),
     (REFUSED, 400, None, None),

@@ -3,7 +3,10 @@ summary with its chain head, and a shoe's export (NDJSON or CSV) that ``python -
 roads.verify`` checks. Without ``ROADS_DATABASE_URL`` there is no record: 404 saying so.
 
 Every answer needs a read or an operator key unless ``ROADS_PUBLIC_RECORD=1``, and is bounded
-per process (:mod:`api.http.recordaccess`)."""
+per process (:mod:`api.http.recordaccess`). A summary is its shoe's chain's, checked: a shoe
+whose chain breaks, or whose row disagrees with it, is a 409 and a ``record_tampered`` alert
+(:meth:`api.storage.coldshoes.ColdShoes.checked`). The export serves the lines as stored,
+unchecked: :mod:`roads.verify` names where a tampered one breaks."""
 
 from __future__ import annotations
 
@@ -20,17 +23,22 @@ from api.http.historyschemas import RecordedShoeSchema, ShoeListSchema
 from api.http.recordaccess import SECURITY, record_read
 from api.http.requests import ExportQuerySchema, ShoesQuerySchema
 from api.record.history import BadCursor, ExportLine, History
+from api.record.service import Record
 
 blp = Blueprint("history", __name__, description="A table's past, from the record.")
 
 CSV_COLUMNS = ("number", "at", "kind", "shoe", "round", "result", "version", "write")
 
 
-def history() -> History:
-    record = services().record
-    if record is None:
+def record() -> Record:
+    found = services().record
+    if found is None:
         abort(404, message="this deployment keeps no record (ROADS_DATABASE_URL is not set)")
-    return record.history
+    return found
+
+
+def history() -> History:
+    return record().history
 
 
 @blp.route("/v1/tables/<id:table>/shoes")
@@ -41,7 +49,9 @@ def history() -> History:
 def shoes(query, table):
     """The table's shoes in the record, newest first, a page at a time."""
     try:
-        found, cursor = history().shoes(table, query["limit"], query.get("cursor"))
+        found, cursor = record().cold.checked(
+            history().shoes, table, query["limit"], query.get("cursor")
+        )
     except BadCursor as error:
         abort(400, message=str(error))
     if not found and query.get("cursor") is None and not history().known(table):
@@ -55,7 +65,7 @@ def shoes(query, table):
 @record_read
 def shoe(table, shoe):
     """One shoe as the record holds it: its counts, times and chain head."""
-    found = history().shoe(table, shoe)
+    found = record().cold.checked(history().shoe, table, shoe)
     if found is None:
         abort(404, message=f"the record has no shoe {shoe} of table {table}")
     return {"table": table, **found.as_dict()}
@@ -79,10 +89,9 @@ def shoe(table, shoe):
 @record_read
 def export(query, table, shoe):
     """The shoe's recorded writes, chained: check a file with ``python -m roads.verify``."""
-    record = history()
-    if record.shoe(table, shoe) is None:
+    if not history().has_shoe(table, shoe):
         abort(404, message=f"the record has no shoe {shoe} of table {table}")
-    lines = list(record.export(table, shoe))
+    lines = list(history().export(table, shoe))
     name = f"{table}-{shoe}"
     if query["format"] == "csv":
         body, mimetype, name = as_csv(lines), "text/csv", f"{name}.csv"
@@ -95,7 +104,7 @@ def export(query, table, shoe):
 
 def as_ndjson(lines: list[ExportLine]) -> Iterator[bytes]:
     for line in lines:
-        write = {**orjson.loads(line.canonical), "prev_hash": line.prev_hash, "hash": line.hash}
+        write = {**written(line)[0], "prev_hash": line.prev_hash, "hash": line.hash}
         yield orjson.dumps(write, option=orjson.OPT_SORT_KEYS) + b"\n"
 
 
@@ -104,20 +113,34 @@ def as_csv(lines: list[ExportLine]) -> bytes:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*CSV_COLUMNS, "prev_hash", "hash"])
     for line in lines:
-        write = orjson.loads(line.canonical)
-        record = write.get("record") or {}
+        write, text = written(line)
+        record = write.get("record")
         writer.writerow(
             [
-                write["number"],
-                write["at"],
-                write["kind"],
+                write.get("number", ""),
+                write.get("at", ""),
+                write.get("kind", ""),
                 write.get("shoe", ""),
                 write.get("round", ""),
-                record.get("result", ""),
+                record.get("result", "") if isinstance(record, dict) else "",
                 write.get("version", ""),
-                line.canonical,
+                text,
                 line.prev_hash,
                 line.hash,
             ]
         )
     return out.getvalue().encode()
+
+
+def written(line: ExportLine) -> tuple[dict, str]:
+    """A line's write and its JSON text, as stored; a line that is not a JSON object (a
+    tampered row) as an object holding its text, so that the export is still served and
+    :mod:`roads.verify` names that line."""
+    try:
+        write = orjson.loads(line.canonical)
+    except orjson.JSONDecodeError:
+        write = None
+    if isinstance(write, dict):
+        return write, line.canonical
+    write = {"canonical": line.canonical}
+    return write, orjson.dumps(write).decode()

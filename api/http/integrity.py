@@ -17,6 +17,8 @@ from api.codecs.records import round_of
 from api.http.answers import services
 from api.http.auth import SECURITY, require_operator_key
 from api.http.integrityschemas import DriftDaySchema, DriftQuerySchema, TableIntegritySchema
+from api.storage.coldshoes import KIND as TAMPERED
+from api.storage.coldshoes import RecordTampered
 from api.storage.errors import NotFound
 from api.storage.integrity import utc_day
 from roads import Scorecard
@@ -55,6 +57,9 @@ def table_integrity(table):
         try:
             _, records = svc.rounds.history(table, shoe)
         except NotFound:
+            continue
+        except RecordTampered as broken:  # listed as such: the table's other shoes still are
+            shoes.append(_tampered(shoe, shoe == info.get("current_shoe"), broken, found))
             continue
         scorecard = Scorecard.from_rounds([round_of(record) for record in records])
         alerts = [alert for alert in found if alert.get("shoe") == shoe]
@@ -149,6 +154,17 @@ def integrity_events():
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _tampered(
+    shoe: str, current: bool, broken: RecordTampered, found: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A shoe whose record fails its chain: no checks (it is not served), its findings with
+    the ``record_tampered`` alert (as raised just now when ``found``, read before, lacks it)."""
+    alerts = [alert for alert in found if alert.get("shoe") == shoe]
+    if not any(alert.get("type") == TAMPERED for alert in alerts):
+        alerts.insert(0, {"type": TAMPERED, **broken.alert()})
+    return {"shoe": shoe, "current": current, "checks": {TAMPERED: str(broken)}, "findings": alerts}
 
 
 def _policy(settings: WatchSettings) -> dict[str, Any]:

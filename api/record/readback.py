@@ -1,37 +1,45 @@
 """What comes back from the record is what the chain covers: a shoe (and a table) brought back
-from PostgreSQL is rebuilt from the canonical bytes that were hashed, never from the ``record``
+from PostgreSQL is rebuilt from the canonical lines that were hashed, never from the ``record``
 column (which the chain does not cover), and its chain is checked on the way.
 
 The rules checked, in recorded order (:mod:`roads.chain`, :mod:`api.record.ledger`):
 
-- each write's ``hash`` is SHA-256 of its ``prev_hash`` (hex, as bytes) and its canonical bytes,
-  exactly as stored;
+- each write's ``hash`` is :func:`roads.chain.link` of its ``prev_hash`` and its canonical line
+  as parsed (what :mod:`roads.verify` checks of an export): what is served is what was hashed;
 - each write's ``prev_hash`` is the previous write's ``hash``; a shoe's first write links to
   the head the table's previous shoe had then (:data:`~roads.chain.GENESIS` for the table's
   first), and a table's own writes (its name, a retirement) chain from ``GENESIS``;
 - each canonical line names the table, the shoe and the number of its row, and is of a kind its
   chain holds (a round, a correction or a void in a shoe's; ``table`` or ``retire`` in the
-  table's).
+  table's);
+- each line holds what the service would have written: a round number of a shoe, an integer
+  version, a round's record (:func:`api.codecs.records.round_of` takes it, its result agrees),
+  a name and a known variant, a retirement's versions by shoe;
+- the shoe's row (``record_shoes``: its count of writes, head and outcomes, which the chain
+  does not cover) agrees with the chain (:func:`check_row`): a write cut from the end of a shoe
+  whose row was left as it was is caught.
 
-A chain that breaks raises :class:`~api.storage.coldshoes.RecordTampered` naming the table, the
-shoe and the first bad write. Keys a canonical line may carry that this does not need (``by``,
-the key's name, and any added later) are ignored. Pure: no database here
-(:mod:`api.record.history` reads the rows).
+A line that breaks any of them raises :class:`~api.storage.coldshoes.RecordTampered` naming the
+table, the shoe and the first bad write (a 409): never a ``KeyError``, whatever JSON object a
+line holds. Keys a line may carry that this does not need (``by``, the key's name, and any added
+later) are ignored. Pure: no database here (:mod:`api.record.history` reads the rows).
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, NamedTuple
 
 import orjson
 
 from api.codecs.jsontext import dumps_text
+from api.codecs.records import round_of
+from api.record.ledger import SHOE_KINDS, outcome
 from api.storage.coldshoes import RecordTampered
-from roads.chain import GENESIS
+from roads import MAX_ROUNDS, VARIANTS
+from roads.chain import GENESIS, LINK_FIELDS, link
 
-SHOE_KINDS = frozenset(("round", "correction", "void"))
-TABLE_KINDS = frozenset(("table", "retire"))
+TABLE_KINDS = ("table", "retire")
+RESULTS = ("B", "P", "T")
 # A round's record as Redis holds it (api.codecs.records.record_of): these keys in this order,
 # then any other in sorted order, so a shoe brought back is served byte for byte as before.
 RECORD_ORDER = (
@@ -62,13 +70,22 @@ class Row(NamedTuple):
     hash: str
 
 
+class Summary(NamedTuple):
+    """A shoe as ``record_shoes`` states it, or as its chain does: one letter a round (B, P, T,
+    x void), its head and its count of writes."""
+
+    outcomes: str
+    head: str
+    writes: int
+
+
 class Shoe(NamedTuple):
     """A shoe rebuilt from its chain: its version and each round's latest record (as Redis
-    holds it), and its head."""
+    holds it), and its summary."""
 
     version: int
     records: list[str]
-    head: str
+    summary: Summary
 
 
 class TableChain(NamedTuple):
@@ -81,7 +98,7 @@ class TableChain(NamedTuple):
 
 
 def checked(
-    table: str, shoe: str, rows: list[Row], first_prev: str, kinds: frozenset[str]
+    table: str, shoe: str, rows: list[Row], first_prev: str, kinds: tuple[str, ...]
 ) -> list[dict[str, Any]]:
     """The rows' canonical lines, parsed, once each link holds (see the module doc); raise
     :class:`RecordTampered` at the first that does not. ``first_prev``: what the first write
@@ -92,11 +109,12 @@ def checked(
         entry = _parse(table, shoe, row)
         if row.prev_hash != prev:
             raise RecordTampered(table, shoe, row.number, entry.get("round"), "links elsewhere")
-        if _link(row.prev_hash, row.canonical) != row.hash:
+        if _hashed(row.prev_hash, entry) != row.hash:
             raise RecordTampered(table, shoe, row.number, entry.get("round"), "hash differs")
         if (
             entry.get("table") != table
-            or entry.get("number") != row.number
+            or not _whole(entry.get("number"))
+            or entry["number"] != row.number
             or entry.get("kind") not in kinds
             or entry.get("shoe", "") != shoe
         ):
@@ -112,31 +130,56 @@ def table_chain(table: str, rows: list[Row]) -> TableChain:
     for entry in checked(table, "", rows, GENESIS, TABLE_KINDS):
         if entry["kind"] == "table":
             name, variant = entry.get("name"), entry.get("variant", "standard")
+            if not (name is None or isinstance(name, str)) or variant not in VARIANTS:
+                raise _malformed(table, "", entry, "names no table")
         else:
-            versions = entry.get("versions") or {}
-            retirements.append((entry["number"], {s: int(v) for s, v in versions.items()}))
+            versions = entry.get("versions")
+            if not isinstance(versions, dict) or not all(map(_whole, versions.values())):
+                raise _malformed(table, "", entry, "raises no shoe's version")
+            retirements.append((entry["number"], versions))
     return TableChain(name, variant, retirements)
+
+
+def summary_of(table: str, shoe: str, rows: list[Row], first_prev: str) -> Summary:
+    """The shoe's summary as its chain (checked, its first write linked to ``first_prev``)
+    states it."""
+    _, latest = _rounds(table, shoe, rows, first_prev)
+    return _summary(rows, latest)
 
 
 def shoe_from(table: str, shoe: str, rows: list[Row], first_prev: str, own: TableChain) -> Shoe:
     """The shoe rebuilt from its writes (checked, its first linked to ``first_prev``): each
     round's latest record, and its version: its last write's, or a later retirement's."""
-    if not rows:
-        raise RecordTampered(table, shoe, None, None, "the record holds none of its writes")
-    entries = checked(table, shoe, rows, first_prev, SHOE_KINDS)
-    latest: dict[int, dict[str, Any]] = {}
-    for entry in entries:
-        number, record = entry.get("round"), entry.get("record")
-        if not isinstance(number, int) or not isinstance(record, dict):
-            raise RecordTampered(table, shoe, entry["number"], number, "holds no round")
-        latest[number] = record
+    entries, latest = _rounds(table, shoe, rows, first_prev)
+    for number, record in latest.items():
+        try:
+            agrees = round_of(record).result == record["result"]
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            agrees = False  # (RoadsError is a ValueError: cards no deal holds)
+        if not agrees:
+            raise RecordTampered(table, shoe, _last_write(entries, number), number, "no round")
     last = entries[-1]
-    version = int(last["version"])
+    version = last["version"]
     for number, versions in own.retirements:
         if number > last["number"] and shoe in versions:
             version = versions[shoe]
     records = [encode_record(latest[number]) for number in sorted(latest)]
-    return Shoe(version, records, rows[-1].hash)
+    return Shoe(version, records, _summary(rows, latest))
+
+
+def check_row(table: str, shoe: str, row: Summary, chain: Summary) -> None:
+    """Raise :class:`RecordTampered` unless the shoe's row (``record_shoes``) states what its
+    chain does: writes cut from its end (the row left as it was), or the row's counts, head or
+    outcomes rewritten."""
+    if row.writes != chain.writes:
+        reason = f"its row counts {row.writes} writes, the record holds {chain.writes}"
+    elif row.head != chain.head:
+        reason = "its row's head is not its last write's"
+    elif row.outcomes != chain.outcomes:
+        reason = "its row's outcomes are not its writes'"
+    else:
+        return
+    raise RecordTampered(table, shoe, None, None, reason)
 
 
 def encode_record(record: dict[str, Any]) -> str:
@@ -146,20 +189,64 @@ def encode_record(record: dict[str, Any]) -> str:
     return dumps_text(ordered)
 
 
+def _rounds(
+    table: str, shoe: str, rows: list[Row], first_prev: str
+) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """The shoe's lines, checked, and each round's latest record (its result one of
+    :data:`RESULTS`, its number the round's)."""
+    if not rows:
+        raise RecordTampered(table, shoe, None, None, "the record holds none of its writes")
+    entries = checked(table, shoe, rows, first_prev, SHOE_KINDS)
+    latest: dict[int, dict[str, Any]] = {}
+    for entry in entries:
+        number, record = entry.get("round"), entry.get("record")
+        if (
+            not _whole(number)
+            or not 1 <= number <= MAX_ROUNDS
+            or not _whole(entry.get("version"))
+            or not isinstance(record, dict)
+            or record.get("round") != number
+            or not _whole(record["round"])
+            or record.get("result") not in RESULTS
+        ):
+            raise _malformed(table, shoe, entry, "holds no round")
+        latest[number] = record
+    return entries, latest
+
+
+def _summary(rows: list[Row], latest: dict[int, dict[str, Any]]) -> Summary:
+    """As the ledger keeps it: one letter a round up to the last, ``x`` for a round the record
+    lacks (a shoe begun before the record was on)."""
+    letters = [outcome(latest[n]) if n in latest else "x" for n in range(1, max(latest) + 1)]
+    return Summary("".join(letters), rows[-1].hash, len(rows))
+
+
+def _last_write(entries: list[dict[str, Any]], round: int) -> int:
+    return max(entry["number"] for entry in entries if entry["round"] == round)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _malformed(table: str, shoe: str, entry: dict[str, Any], reason: str) -> RecordTampered:
+    return RecordTampered(table, shoe, entry["number"], entry.get("round"), reason)
+
+
 def _parse(table: str, shoe: str, row: Row) -> dict[str, Any]:
     try:
         entry = orjson.loads(row.canonical)
     except orjson.JSONDecodeError:
         raise RecordTampered(table, shoe, row.number, None, "not JSON") from None
-    if not isinstance(entry, dict):
-        raise RecordTampered(table, shoe, row.number, None, "not a JSON object")
+    if not isinstance(entry, dict) or any(field in entry for field in LINK_FIELDS):
+        raise RecordTampered(table, shoe, row.number, None, "not a write")
     return entry
 
 
-def _link(prev_hash: str, canonical: str) -> str:
-    """:func:`roads.chain.link` over the bytes as stored (what the ledger hashed)."""
+def _hashed(prev_hash: str, entry: dict[str, Any]) -> str:
+    """:func:`roads.chain.link`; ``""`` (no hash matches it) when ``prev_hash`` is not hex or
+    the line cannot be put in canonical form (a value nested past Python's recursion limit)."""
     try:
-        prev = bytes.fromhex(prev_hash)
-    except ValueError:
+        return link(prev_hash, entry)
+    except (ValueError, RecursionError):
         return ""
-    return hashlib.sha256(prev + canonical.encode()).hexdigest()

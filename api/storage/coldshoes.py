@@ -26,8 +26,8 @@ per shoe (``roads_integrity_alerts_total{kind="record_tampered"}``).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from cachetools import TTLCache
 
@@ -37,6 +37,8 @@ from api.storage.integrity import IntegrityStore
 from api.storage.keys import Keyspace
 from api.storage.scripts import Script
 from api.storage.transport import Transport
+
+T = TypeVar("T")
 
 
 class RecordTampered(Exception):
@@ -82,11 +84,14 @@ class ShoeSource(Protocol):
 
 
 class ColdSource(Protocol):
-    """What the record answers to bring a table or a shoe back."""
+    """What the record answers to bring a table or a shoe back. Readers' asks are bounded
+    (one more is :class:`~api.record.database.RecordBusy`, a 503 at once); a writer's
+    (``writing``) is not, so a crowd of readers asking for names that do not exist never
+    starves a write to a new table."""
 
-    def table(self, table: str) -> TableSource | None: ...
+    def table(self, table: str, *, writing: bool = False) -> TableSource | None: ...
 
-    def rounds(self, table: str, shoe: str) -> ShoeSource | None: ...
+    def rounds(self, table: str, shoe: str, *, writing: bool = False) -> ShoeSource | None: ...
 
     def warmed(self, table: str, shoe: str) -> None: ...
 
@@ -170,20 +175,21 @@ class ColdShoes:
         )
         return reply[0] != 0
 
-    def warm(self, table: str, shoe: str) -> bool:
+    def warm(self, table: str, shoe: str, *, writing: bool = False) -> bool:
         """Bring the shoe back from the record if it left Redis (or Redis lost it); whether it
-        is here now. The table comes back first when Redis lost it too."""
+        is here now. The table comes back first when Redis lost it too. ``writing``: for a
+        write (see :class:`ColdSource`)."""
         if (table, shoe) in self._unknown:
             return False
         keys = self.keys.shoe(table, shoe)
         listed, meta = self._listed(keys.table.shoes, keys.table.meta, shoe)
         if not meta:
-            if not self.restore_table(table):
+            if not self.restore_table(table, remembered=not writing):
                 return False
             listed, meta = self._listed(keys.table.shoes, keys.table.meta, shoe)
         if listed is None or not meta:
             return False  # never a shoe of this table: nothing to ask the record
-        found = self._checked(self.source.rounds, table, shoe)
+        found = self.checked(self.source.rounds, table, shoe, writing=writing)
         if found is None:
             self._unknown[(table, shoe)] = True
             return False
@@ -197,11 +203,11 @@ class ColdShoes:
         self.source.warmed(table, shoe)
         return True
 
-    def _checked(self, read: Any, *args: str) -> Any:
-        """``read(*args)`` from the record; a chain that breaks raises the ``record_tampered``
-        alert (once per shoe, whoever finds it) before it is refused."""
+    def checked(self, read: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``read(*args, **kwargs)`` from the record; a chain that breaks raises the
+        ``record_tampered`` alert (once per shoe, whoever finds it) before it is refused."""
         try:
-            return read(*args)
+            return read(*args, **kwargs)
         except RecordTampered as broken:
             reason = f"record_tampered {broken.table} {broken.shoe}"
             self.alerts.raise_once(reason, broken.table, KIND, dumps_text(broken.alert()))
@@ -216,10 +222,11 @@ class ColdShoes:
     def restore_table(self, table: str, *, remembered: bool = True) -> bool:
         """Bring the table back from the record when Redis lost it (its meta is gone), with its
         current shoe; whether the record knew it. A write asks the record every time
-        (``remembered`` false), so that a table it has just made is never taken as unknown."""
+        (``remembered`` false), so that a table it has just made is never taken as unknown, and
+        asks as a writer (see :class:`ColdSource`)."""
         if remembered and (table, None) in self._unknown:
             return False
-        found = self._checked(self.source.table, table)
+        found = self.checked(self.source.table, table, writing=not remembered)
         if found is None:
             if remembered:
                 self._unknown[(table, None)] = True
@@ -237,5 +244,5 @@ class ColdShoes:
         ]
         self.transport.script(RESTORE_TABLE, [keys.meta, keys.shoes], args)
         if found.current_shoe is not None:
-            self.warm(table, found.current_shoe)
+            self.warm(table, found.current_shoe, writing=not remembered)
         return True

@@ -116,3 +116,43 @@ def test_readiness_shows_the_records_lag(record_app):
     assert client.get("/readyz").json == {"status": "ready", "record": {"behind_seconds": 0.0}}
     metrics = client.get("/metrics").data.decode()
     assert "roads_record_writes_total" in metrics and "roads_record_lag_seconds" in metrics
+
+
+def test_a_shoes_row_rewritten_is_refused_never_served(record_app, pg):
+    # record_shoes is not covered by the chain: its outcomes, head and writes must agree with it.
+    client, services = record_app.test_client(), record_app.extensions["roads"]
+    feed(client, "BBPT", table="rows", shoe="s1")
+    feed(client, "P", table="rows", shoe="s2")
+    record_all(services.record.recorder)
+    before = client.get("/v1/tables/rows/shoes/s1").json
+    assert (before["banker"], before["player"], before["tie"], before["writes"]) == (2, 1, 1, 4)
+    where = "WHERE table_id = 'rows' AND shoe = 's1'"
+    stored = pg.execute(f"SELECT outcomes, head, writes FROM record_shoes {where}").fetchone()
+    for change in ("outcomes = 'PPPT'", "head = repeat('ab', 32)", "writes = writes - 1"):
+        pg.execute(f"UPDATE record_shoes SET {change} {where}")
+        for path in ("/v1/tables/rows/shoes/s1", "/v1/tables/rows/shoes"):
+            refused = client.get(path)
+            assert refused.status_code == 409, (change, path, refused.json)
+            assert "shoe s1 of table rows" in refused.json["message"]
+            assert "its row" in refused.json["message"]
+        newest = client.get("/v1/tables/rows/shoes?limit=1")  # a page without it is served
+        assert newest.status_code == 200 and newest.json["shoes"][0]["shoe"] == "s2"
+        pg.execute(f"UPDATE record_shoes SET outcomes = %s, head = %s, writes = %s {where}", stored)
+    assert client.get("/v1/tables/rows/shoes/s1").json == before
+    alerts = [a.as_dict() for a in services.integrity.after("-")]
+    tampered = [a for a in alerts if a["type"] == "record_tampered"]
+    assert len(tampered) == 1 and (tampered[0]["shoe"], tampered[0]["write"]) == ("s1", None)
+
+
+def test_a_summary_is_the_chains_the_export_is_served_as_stored(record_app, pg, tmp_path):
+    client = record_app.test_client()
+    feed(client, "BPB", table="plain", shoe="s1")
+    record_all(record_app.extensions["roads"].record.recorder)
+    pg.execute("UPDATE record_writes SET canonical = '[1]' WHERE table_id = 'plain' AND number = 2")
+    refused = client.get("/v1/tables/plain/shoes/s1")
+    assert refused.status_code == 409 and "write 2" in refused.json["message"]
+    for form, at in (("ndjson", "line 2:"), ("csv", "line 3:")):  # the CSV's header: line 1
+        export = client.get(f"/v1/tables/plain/shoes/s1/export?format={form}")
+        assert export.status_code == 200, export.json
+        checked = verify(tmp_path, export.data, f"export.{form}")
+        assert checked.returncode == 1 and at in checked.stderr, checked.stderr

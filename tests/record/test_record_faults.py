@@ -1,7 +1,8 @@
 """The record under faults: PostgreSQL stopped for 20 s under ingest (ingest goes on, the lag
 shows, the record catches up losing nothing) and a recorder killed (SIGKILL) mid-batch (nothing
 lost or doubled); the record's reads bounded (a statement timeout, the pool's wait a 503 and
-never a table taken as new, a bound per process) and their errors naming no address."""
+never a table taken as new, a bound per process, anonymous reads that bring a table back never
+starving a write to a new table) and their errors naming no address."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -195,3 +197,54 @@ def test_postgresql_stopped_the_503_names_no_address_port_or_user(record_apps, p
             assert secret not in text, (secret, text)
     finally:
         postgres_server.start()
+
+
+def test_anonymous_cold_reads_never_starve_a_write_to_a_new_table(record_apps, pg, monkeypatch):
+    # Anonymous reads of tables that do not exist each ask the record (a table Redis may have
+    # lost). Held in PostgreSQL (an advisory lock), they take at most the pool's size less one
+    # connections; one more is a 503 at once, and a write to a new table still gets its answer.
+    app = record_apps()  # the record's own reads need keys; these live reads do not
+    database = app.extensions["roads"].record.database
+    reading, entered = database.reading, threading.Semaphore(0)
+
+    @contextmanager
+    def held_when_a_reader(*args, **kwargs):
+        with reading(*args, **kwargs) as conn:
+            if threading.current_thread().name.startswith("reader"):
+                entered.release()
+                conn.execute("SELECT pg_advisory_xact_lock_shared(4242)")
+            yield conn
+
+    monkeypatch.setattr(database, "reading", held_when_a_reader)
+    answers: list[int] = []
+
+    def read(number: int) -> None:
+        answer = app.test_client().get(f"/v1/tables/ghost{number}/shoes/s1/rounds")
+        answers.append(answer.status_code)
+
+    readers = [
+        threading.Thread(target=read, args=(n,), name=f"reader{n}")
+        for n in range(database.max_size + 2)
+    ]
+    pg.execute("SELECT pg_advisory_lock(4242)")
+    try:
+        for reader in readers:
+            reader.start()
+        for _ in range(database.max_size - 1):
+            assert entered.acquire(timeout=10), "the readers did not reach the record"
+        deadline = time.monotonic() + 10
+        while len(answers) < 3:  # the readers past the bound: refused at once
+            assert time.monotonic() < deadline, answers
+            time.sleep(0.01)
+        assert answers == [503, 503, 503]
+        started = time.monotonic()
+        body = {"round": 1, "result": "B"}
+        client = app.test_client()
+        written = client.post("/v1/tables/fresh/shoes/s1/rounds", json=body, headers=AUTH)
+        assert written.status_code == 201, written.json
+        assert time.monotonic() - started < database.timeout
+    finally:
+        pg.execute("SELECT pg_advisory_unlock(4242)")
+        for reader in readers:
+            reader.join(timeout=10)
+    assert sorted(answers) == [404] * (database.max_size - 1) + [503] * 3

@@ -3,7 +3,7 @@
 - a closed shoe that left Redis, its ``record`` column rewritten: the true round is served (what
   comes back is rebuilt from what the chain covers); its ``canonical`` rewritten: the shoe is
   refused (409 naming the shoe and the first bad write) and a ``record_tampered`` alert is on
-  the operators' stream;
+  the operators' stream; its row's outcomes rewritten (``record_shoes``): its summary refused;
 - a table's past and the archive need a read or an operator key (401 otherwise) unless
   ``ROADS_PUBLIC_RECORD=1``;
 - with PostgreSQL unreachable the 503 names the problem, never the database's host, port, user
@@ -97,6 +97,18 @@ def test_a_rewritten_record_is_never_served_and_the_operators_are_alerted(
         alerts = stream_alerts(redis_server.url, "record_tampered")
         assert len(alerts) == 1, alerts  # once per shoe, however often it was asked for
         assert (alerts[0]["table"], alerts[0]["shoe"], alerts[0]["write"]) == ("rewritten", "s1", 3)
+
+        # The shoe's row is not covered by the chain: a summary rewritten there is refused.
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE record_shoes SET outcomes = 'PPPPP' WHERE table_id = 'forged'"
+                " AND shoe = 's1'"
+            )
+        for path in ("/v1/tables/forged/shoes/s1", "/v1/tables/forged/shoes"):
+            status, body, _ = get(base, path, READ)
+            assert status == 409 and "its row's outcomes" in body["message"], (path, body)
+        alerts = stream_alerts(redis_server.url, "record_tampered")
+        assert [alert["table"] for alert in alerts] == ["rewritten", "forged"]
 
 
 def stream_alerts(redis_url: str, kind: str) -> list[dict]:
