@@ -88,7 +88,7 @@ FEED_LAG = Histogram(
 INTEGRITY_ALERTS = Counter(
     "roads_integrity_alerts_total",
     "Integrity alerts raised, by kind: unshuffled, repeated_shoe, impossible_cards, drift, "
-    "side_bet_exposed.",
+    "side_bet_exposed, record_tampered.",
     ["kind"],
 )
 INTEGRITY_REFUSED = Counter(
@@ -113,6 +113,13 @@ RECORD_BEHIND = Gauge(
     "How old the oldest write the recorder found not yet recorded was, at its last pass (0: "
     "none); set by the process holding the recorder's lease.",
     multiprocess_mode="max",
+)
+CHECKPOINT_FAILURES = Counter(
+    "roads_checkpoint_failures_total",
+    "Signed checkpoints the recorder could not make, by cause: store (the checkpoint store "
+    "cannot be read or written) or damaged (its latest checkpoint does not parse, or names the "
+    "recorder's key and does not verify); the heads stay pending and are signed once it can.",
+    ["cause"],
 )
 
 

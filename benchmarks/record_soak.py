@@ -19,7 +19,9 @@ max; and the ratio of the ingest rates (on over off, the same first two days).
 
 First it prints the signing cost of a recorder pass that makes a checkpoint (issue 42): the time
 to build, sign (Ed25519) and append (to a JSON-lines file, synced) a checkpoint of N heads, for
-N the tables' shoe heads, and more (``--signing-only``: that alone).
+N the tables' shoe heads, and more (``--signing-only``: that alone); the signing now includes
+checking the store's latest checkpoint before chaining on it. At the end, the cost of the
+catch-up a recorder taking the lease makes (the heads recorded since the latest checkpoint).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 import redis  # noqa: E402
 
-from api.record.checkpoints import Checkpointer  # noqa: E402
+from api.record.checkpoints import CATCH_UP_MARGIN, Checkpointer, recorded_since  # noqa: E402
 from api.record.checkpointstore import JsonLinesStore  # noqa: E402
 from api.record.ledger import Head  # noqa: E402
 from tests.gunicorn_server import gunicorn  # noqa: E402
@@ -178,6 +181,7 @@ def run_on(args, tables: list[str]) -> tuple[float, list[float]]:
                 f"record lag over {expected:,} writes: p50 {p50 * 1000:.0f} ms, "
                 f"p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms"
             )
+            print_catch_up(conn, expected)
     finally:
         server.cleanup()
         pg.cleanup()
@@ -199,6 +203,22 @@ def signing_cost(heads: int, repeats: int = 20) -> tuple[float, float]:
             signer.maybe(force=True)
             times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times), max(times)
+
+
+def print_catch_up(conn: psycopg.Connection, writes: int) -> None:
+    """The cost of a recorder taking the lease: reading back the heads recorded since the
+    store's latest checkpoint (``recorded_since``, a scan of ``record_writes``)."""
+    now = datetime.now(UTC)
+    for label, since in (
+        ("a checkpoint just signed", now - CATCH_UP_MARGIN),
+        ("no checkpoint yet (every chain)", datetime.min.replace(tzinfo=UTC)),
+    ):
+        start = time.perf_counter()
+        heads = recorded_since(conn, since)
+        print(
+            f"catch-up on taking the lease, {label}: {len(heads):,} heads read back over"
+            f" {writes:,} writes in {(time.perf_counter() - start) * 1000:.0f} ms"
+        )
 
 
 def print_signing_cost(tables: int) -> None:

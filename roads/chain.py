@@ -30,10 +30,14 @@ CHECKPOINT_FORMAT = "roads-checkpoint/1"
 SIGNATURE_FIELD = "sig"
 
 
+def canonical_json(value: dict[str, Any]) -> bytes:
+    """``value`` as canonical JSON: keys sorted, no whitespace, non-ASCII as UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def canonical(write: dict[str, Any]) -> bytes:
     """The bytes of ``write`` that are hashed (its link fields left out)."""
-    body = {key: value for key, value in write.items() if key not in LINK_FIELDS}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return canonical_json({key: value for key, value in write.items() if key not in LINK_FIELDS})
 
 
 def link(prev_hash: str, write: dict[str, Any]) -> str:
@@ -48,8 +52,7 @@ def linked(prev_hash: str, write: dict[str, Any]) -> dict[str, Any]:
 
 def checkpoint_bytes(checkpoint: dict[str, Any]) -> bytes:
     """The bytes of a checkpoint that its key signs: its canonical JSON without ``sig``."""
-    body = {key: value for key, value in checkpoint.items() if key != SIGNATURE_FIELD}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return canonical_json({k: v for k, v in checkpoint.items() if k != SIGNATURE_FIELD})
 
 
 def checkpoint_hash(checkpoint: dict[str, Any]) -> str:

@@ -12,10 +12,12 @@ it (edited, removed, reordered or inserted) otherwise; 2 when the file cannot be
 With ``--checkpoint``: exits 0 when the chain holds and reaches every head the checkpoints
 signed for the export's shoe; 1, naming the shoe, when it does not (the shoe was rewritten, or
 writes removed, after a checkpoint signed it) or when a checkpoint's signature does not verify
-or the checkpoints do not chain; 2 when the checkpoint or the key cannot be read; 3 when the
-chain holds but no checkpoint signed by the key covers the shoe (yet: check again after the
-next checkpoint). No service is needed: this module imports only :mod:`roads` (and
-``cryptography``, through :mod:`roads.signedheads`, when a key is given).
+or the file is not a whole sequence (a checkpoint deleted, reordered, inserted or cut from its
+head, named by ``seq``; ``--partial`` accepts a copy starting later), or, with ``--latest``,
+when the file does not hold that checkpoint (cut from its end); 2 when the checkpoint or the key
+cannot be read; 3 when the chain holds but no checkpoint signed by the key covers the shoe (yet:
+check again after the next checkpoint). No service is needed: this module imports only
+:mod:`roads` (and ``cryptography``, through :mod:`roads.signedheads`, when a key is given).
 """
 
 from __future__ import annotations
@@ -115,9 +117,21 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--public-key", action="append", default=[], help="the signing key, PEM (repeatable)"
     )
+    parser.add_argument(
+        "--latest",
+        help="a checkpoint known apart from CP (GET /v1/checkpoints/latest, a copy kept"
+        " elsewhere): CP must hold it, so checkpoints cut from CP's end are caught",
+    )
+    parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="CP is a copy that starts after seq 1: proves nothing of the checkpoints before it",
+    )
     args = parser.parse_args(argv)
     if bool(args.checkpoint) != bool(args.public_key):
         parser.error("--checkpoint and --public-key go together")
+    if (args.latest or args.partial) and not args.checkpoint:
+        parser.error("--latest and --partial go with --checkpoint")
     return args
 
 
@@ -155,13 +169,16 @@ def _signed(args: argparse.Namespace, writes: list[tuple[int, dict[str, Any]]]) 
                 keys.append(file.read())
         found = signedheads.public_keys(keys)
         checkpoints = signedheads.checkpoints_of(_read(args.checkpoint))
+        latest = signedheads.checkpoints_of(_read(args.latest))[-1] if args.latest else None
     except ImportError:
         print("--public-key needs the cryptography package", file=sys.stderr)
         return 2
     except (OSError, UnicodeDecodeError, signedheads.BadCheckpoint) as error:
         print(f"cannot read the checkpoint or the key: {error}", file=sys.stderr)
         return 2
-    good, problem = signedheads.trusted(checkpoints, found)
+    good, problem = signedheads.trusted(checkpoints, found, partial=args.partial)
+    if not problem and latest is not None:
+        problem = signedheads.reaches(checkpoints, latest, found)
     if problem:
         print(f"checkpoints refused: {problem}", file=sys.stderr)
         return 1

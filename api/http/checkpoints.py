@@ -2,7 +2,8 @@
 /v1/checkpoints/latest``, as the store keeps it, byte for byte in its fields. A checkpoint holds
 chain heads and a signature, nothing secret; it is read as the record is (a read or an operator
 key unless ``ROADS_PUBLIC_RECORD=1``). 404 without a record, without a checkpoint store, or
-before the first checkpoint."""
+before the first checkpoint; 503 when the store cannot be read, or, naming what is wrong, when
+its last line is not a checkpoint (the recorder then signs nothing until it is repaired)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from marshmallow import Schema, fields
 
 from api.http.answers import services
 from api.http.auth import SECURITY, require_record_reader
+from api.record.checkpointstore import DamagedStore
+
+DAMAGED = "the recorder signs no checkpoint until an operator repairs it (docs/security.md)"
 
 blp = Blueprint("checkpoints", __name__, description="The record's signed checkpoints.")
 
@@ -49,8 +53,10 @@ def latest():
         abort(404, message="this deployment keeps no checkpoints (ROADS_CHECKPOINT_DIR)")
     try:
         found = record.checkpoints.latest()
-    except (OSError, ValueError):
+    except OSError:
         abort(503, message="the checkpoint store cannot be read")
+    except DamagedStore as error:  # names the fault, never the line: no checkpoint is made
+        abort(503, message=f"the checkpoint store is damaged ({error}): {DAMAGED}")
     if found is None:
         abort(404, message="no checkpoint has been signed yet")
     return found

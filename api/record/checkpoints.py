@@ -20,29 +20,43 @@ A checkpoint (``roads-checkpoint/1``; ``docs/security.md`` states it in full):
 
 The private key is a file (``ROADS_CHECKPOINT_KEY``): PEM, PKCS8, unencrypted, as ``python -m
 api.record.checkpoints keygen PRIVATE PUBLIC`` writes it (the public key beside it as PEM
-SubjectPublicKeyInfo, which the verifier reads). No key: no checkpoints (said once in the log).
+SubjectPublicKeyInfo, which the verifier reads). No key: no checkpoints (said once in the log);
+a key set that cannot be used: no recorder (it never records unsigned).
+
+The latest checkpoint is checked before the next is chained on it (:meth:`Checkpointer.
+chained_on`); a recorder taking the lease signs, with its first checkpoint, the heads of what
+was recorded since the store's latest (:func:`recorded_since`), so heads a killed holder never
+signed are not lost.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import logging
 import os
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from api.config import Settings
-from api.record.checkpointstore import CheckpointStore, JsonLinesStore
+from api.record.checkpointstore import CheckpointStore, DamagedStore, JsonLinesStore
 from api.record.ledger import Head, stamp
 from roads.chain import CHECKPOINT_FORMAT, GENESIS, checkpoint_bytes, checkpoint_hash
+from roads.signedheads import key_id, signature_holds
+
+# Heads recorded this long before the store's latest checkpoint was signed are signed again
+# when a recorder takes the lease: the database's clock and the signer's may differ, and a
+# holder that lost the lease mid-batch may commit after the next one signed. Signing a head
+# again is harmless; missing one leaves its shoe uncovered.
+CATCH_UP_MARGIN = timedelta(minutes=5)
 
 log = logging.getLogger("roads.checkpoints")
 
@@ -67,12 +81,6 @@ def load_private_key(path: str | os.PathLike) -> Ed25519PrivateKey:
     if not isinstance(key, Ed25519PrivateKey):
         raise CheckpointKeyError("ROADS_CHECKPOINT_KEY is not an Ed25519 key")
     return key
-
-
-def key_id(public: Ed25519PublicKey) -> str:
-    """A key's id as checkpoints state it: SHA-256 of its raw 32 bytes, first 16 hex digits."""
-    raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return hashlib.sha256(raw).hexdigest()[:16]
 
 
 def head_entry(head: Head) -> dict[str, Any]:
@@ -116,31 +124,48 @@ class Checkpointer:
         self, key: Ed25519PrivateKey, store: CheckpointStore, every_seconds: float
     ) -> None:
         self.key = key
+        self.key_id = key_id(key.public_key())
         self.store = store
         self.every = every_seconds
         self._pending: dict[tuple[str, str], Head] = {}
         self._last = time.monotonic()
         self._lock = threading.Lock()
+        self._rotated_from: str | None = None
 
     def advanced(self, heads: Iterable[Head]) -> None:
-        """Heads a committed batch advanced (a later one of the same chain replaces one)."""
+        """Heads a committed batch advanced: of one chain's, the later write's (greater
+        ``number``) is kept; of two of the same write, the one already pending (the heads read
+        back from the database by a catch-up never replace those the ledger computed)."""
         with self._lock:
             for head in heads:
-                self._pending[(head.table, head.shoe)] = head
+                have = self._pending.get((head.table, head.shoe))
+                if have is None or head.number > have.number:
+                    self._pending[(head.table, head.shoe)] = head
 
-    def maybe(self, *, now: float | None = None, force: bool = False) -> dict[str, Any] | None:
+    def maybe(
+        self,
+        *,
+        now: float | None = None,
+        force: bool = False,
+        catch_up: Callable[[datetime], Iterable[Head]] | None = None,
+    ) -> dict[str, Any] | None:
         """Sign and append a checkpoint when one is due (``force``: now) and a head advanced;
-        the checkpoint made, if any. A checkpoint the store refuses keeps its heads pending."""
+        the checkpoint made, if any. ``catch_up``: heads recorded since a time (a new lease
+        holder's :func:`recorded_since`), added first, from :meth:`unsigned_since`. A
+        checkpoint the store refuses, or a latest one that it cannot chain on
+        (:meth:`chained_on`), keeps its heads pending (tried again when next due)."""
         now = time.monotonic() if now is None else now
         if not force and now - self._last < self.every:
             return None
         self._last = now
+        if catch_up is not None:
+            self.advanced(catch_up(self.unsigned_since()))
         with self._lock:
             heads, self._pending = self._pending, {}
         if not heads:
             return None
         try:
-            latest = self.store.latest()
+            latest = self.chained_on()
             seq, prev = (latest["seq"] + 1, checkpoint_hash(latest)) if latest else (1, GENESIS)
             checkpoint = signed(
                 self.key, heads.values(), seq=seq, prev=prev, at_ms=int(time.time() * 1000)
@@ -152,22 +177,74 @@ class Checkpointer:
             raise
         return checkpoint
 
+    def chained_on(self) -> dict[str, Any] | None:
+        """The store's latest checkpoint, once it is fit to chain on: shaped as a checkpoint
+        (the store checks) and, when it names this recorder's key, signed by it. One naming
+        another key is taken as the last of a rotated key (this key cannot check it; the
+        verifier, given both public keys, does), said once in the log. Raises
+        :class:`DamagedStore` (or ``OSError``) otherwise: nothing is chained on a line an
+        intruder wrote."""
+        latest = self.store.latest()
+        if latest is None:
+            return None
+        if latest["key"] == self.key_id:
+            if not signature_holds(latest, self.key.public_key()):
+                raise DamagedStore(
+                    f"the store's latest checkpoint ({latest['seq']}) names this recorder's key"
+                    " but its signature does not verify (altered or forged)"
+                )
+        elif self._rotated_from != latest["key"]:
+            self._rotated_from = latest["key"]
+            log.warning(
+                "the store's latest checkpoint (%d) was signed by key %s, not this recorder's"
+                " (%s): chained on as a key rotation",
+                latest["seq"],
+                latest["key"],
+                self.key_id,
+            )
+        return latest
+
+    def unsigned_since(self) -> datetime:
+        """From when the record's writes may not be signed yet: the store's latest checkpoint's
+        time less :data:`CATCH_UP_MARGIN` (the beginning before the first checkpoint)."""
+        latest = self.chained_on()
+        if latest is None:
+            return datetime.min.replace(tzinfo=UTC)
+        try:
+            at = datetime.strptime(latest["at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        except (TypeError, ValueError):
+            seq = latest["seq"]
+            raise DamagedStore(f"the store's latest checkpoint ({seq}) has no time") from None
+        return at - CATCH_UP_MARGIN
+
     @classmethod
     def of(cls, settings: Settings, store: CheckpointStore | None) -> Checkpointer | None:
-        """The settings' checkpointer, or ``None`` (said once in the log) without a key or a
-        store, or with a key that cannot be read."""
+        """The settings' checkpointer, or ``None`` without ``ROADS_CHECKPOINT_KEY`` (said in the
+        log). Fails closed: a key set but unreadable, not an Ed25519 private key, or without a
+        store raises :class:`CheckpointKeyError` (the recorder then does not start) rather
+        than record unsigned."""
         if settings.checkpoint_key is None:
             log.info("no ROADS_CHECKPOINT_KEY: the record's heads are not signed")
             return None
         if store is None:
-            log.error("ROADS_CHECKPOINT_KEY without ROADS_CHECKPOINT_DIR: no checkpoints made")
-            return None
-        try:
-            key = load_private_key(settings.checkpoint_key)
-        except CheckpointKeyError as error:
-            log.error("no checkpoints made: %s", error)
-            return None
-        return cls(key, store, settings.checkpoint_seconds)
+            raise CheckpointKeyError("ROADS_CHECKPOINT_KEY is set without ROADS_CHECKPOINT_DIR")
+        return cls(load_private_key(settings.checkpoint_key), store, settings.checkpoint_seconds)
+
+
+def recorded_since(conn: psycopg.Connection, since: datetime) -> list[Head]:
+    """The heads of every chain with a write recorded at or after ``since`` (the database's
+    ``recorded_at``), read from ``record_writes``: what a recorder taking the lease signs, for
+    the heads its predecessor committed but never signed (it was killed, or lost the lease).
+    A scan of ``record_writes`` (no index on ``recorded_at``): once per lease taken."""
+    rows = conn.execute(
+        "SELECT w.table_id, w.shoe, w.hash, w.number,"
+        " CASE WHEN w.shoe = '' THEN NULL ELSE (SELECT count(*) FROM record_writes c"
+        "  WHERE c.table_id = w.table_id AND c.shoe = w.shoe AND c.number <= w.number) END"
+        " FROM (SELECT DISTINCT ON (table_id, shoe) table_id, shoe, hash, number"
+        "  FROM record_writes WHERE recorded_at >= %s ORDER BY table_id, shoe, number DESC) w",
+        (since,),
+    ).fetchall()
+    return [Head(table, shoe, head, number, writes) for table, shoe, head, number, writes in rows]
 
 
 def store_of(settings: Settings) -> CheckpointStore | None:

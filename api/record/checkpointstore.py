@@ -14,8 +14,16 @@ import os
 from pathlib import Path
 from typing import Any, Protocol
 
+from roads.chain import canonical_json
+from roads.signedheads import malformed
+
 FILE_NAME = "checkpoints.jsonl"
 TAIL = 1 << 16  # bytes read from the end at a time to find the last line
+
+
+class DamagedStore(ValueError):
+    """The store's newest entry is not a checkpoint the recorder can chain on (the message
+    names what is wrong, never the store's contents)."""
 
 
 class CheckpointStore(Protocol):
@@ -25,7 +33,9 @@ class CheckpointStore(Protocol):
         """Keep ``checkpoint`` after every one before it (raises ``OSError`` when it cannot)."""
 
     def latest(self) -> dict[str, Any] | None:
-        """The newest checkpoint kept, or ``None`` before the first."""
+        """The newest checkpoint kept, or ``None`` before the first (raises ``OSError`` when the
+        store cannot be read, :class:`DamagedStore` when its newest is not shaped as a
+        checkpoint)."""
 
 
 class JsonLinesStore:
@@ -35,11 +45,11 @@ class JsonLinesStore:
         self.path = Path(directory) / FILE_NAME
 
     def append(self, checkpoint: dict[str, Any]) -> None:
-        line = json.dumps(checkpoint, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        line = canonical_json(checkpoint) + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(fd, (line + "\n").encode())
+            os.write(fd, line)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -57,8 +67,20 @@ class JsonLinesStore:
                     end = start
                     lines = tail.rstrip(b"\n").split(b"\n")
                     if len(lines) > 1 or start == 0:
-                        last = lines[-1].strip()
-                        return json.loads(last) if last else None
+                        return _checkpoint(lines[-1].strip())
         except FileNotFoundError:
             return None
         return None
+
+
+def _checkpoint(line: bytes) -> dict[str, Any] | None:
+    if not line:
+        return None
+    try:
+        found = json.loads(line)
+    except ValueError:
+        raise DamagedStore(f"the last line of {FILE_NAME} is not JSON") from None
+    problem = malformed(found)
+    if problem:
+        raise DamagedStore(f"the last line of {FILE_NAME}: {problem}")
+    return found

@@ -19,7 +19,9 @@ each pass adds the anchors the integrity watch indexed to the record's (:mod:`ap
 
 With a signing key, each committed batch's heads go to the checkpointer, and every
 ``ROADS_CHECKPOINT_SECONDS`` the holder signs those advanced since its last checkpoint
-(:mod:`api.record.checkpoints`); stopping, it signs what is pending. A role that may change
+(:mod:`api.record.checkpoints`); stopping, it signs what is pending. Taking the lease, it adds the
+heads recorded since the store's latest checkpoint: a holder killed, or one that lost the lease,
+before it signed leaves nothing unsigned for good. A role that may change
 recorded writes is named in the log once (:mod:`api.record.roles`).
 """
 
@@ -28,13 +30,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from datetime import datetime
 
 from api.codecs.writelog import LoggedWrite
 from api.live.candidate import Candidate
-from api.metrics import RECORD_BEHIND, RECORD_LAG, RECORDED
-from api.record.checkpoints import Checkpointer
+from api.metrics import CHECKPOINT_FAILURES, RECORD_BEHIND, RECORD_LAG, RECORDED
+from api.record.checkpoints import Checkpointer, recorded_since
+from api.record.checkpointstore import DamagedStore
 from api.record.database import Database
-from api.record.ledger import Ledger
+from api.record.ledger import Head, Ledger
 from api.record.roles import owns_the_record
 from api.storage.writelog import WriteLog
 
@@ -76,6 +80,7 @@ class Recorder(Candidate):
         self.batch = batch
         self.checkpoints = checkpoints
         self._role_checked = False
+        self._caught_up = False  # the heads recorded since the store's latest checkpoint
         self._positions: dict[str, int] | None = None  # the record's numbers, while held
         self._tables: list[str] = []
         self._swept = 0.0
@@ -109,14 +114,37 @@ class Recorder(Candidate):
 
     def checkpoint(self, *, force: bool = False) -> dict | None:
         """Sign the heads advanced when a checkpoint is due (``force``: now), while the lease
-        is held; the checkpoint made, if any."""
+        is held; the checkpoint made, if any. Having just taken the lease, first add the heads
+        recorded since the store's latest checkpoint (a killed holder's unsigned ones). A store
+        that cannot be written, or whose latest checkpoint cannot be chained on, is logged and
+        counted (``roads_checkpoint_failures_total``) at each try; the heads stay pending."""
         if self.checkpoints is None or self._positions is None:
             return None
         try:
-            return self.checkpoints.maybe(force=force)
-        except OSError:
-            log.error("a checkpoint could not be kept; its heads are signed again next time")
-            return None
+            catch_up = None if self._caught_up else self._unsigned
+            return self.checkpoints.maybe(force=force, catch_up=catch_up)
+        except OSError as error:  # its text may name the store's path: only its reason
+            CHECKPOINT_FAILURES.labels("store").inc()
+            log.error(
+                "no checkpoint made: the checkpoint store cannot be used (%s); the heads stay"
+                " pending",
+                error.strerror or type(error).__name__,
+            )
+        except DamagedStore as error:
+            CHECKPOINT_FAILURES.labels("damaged").inc()
+            log.error(
+                "no checkpoint made: %s; nothing is signed until an operator repairs the store"
+                " (docs/security.md); the heads stay pending",
+                error,
+            )
+        return None
+
+    def _unsigned(self, since: datetime) -> list[Head]:
+        """The heads recorded since ``since`` (the catch-up of a lease just taken), read once."""
+        with self.database.transaction() as conn:
+            heads = recorded_since(conn, since)
+        self._caught_up = True
+        return heads
 
     def _pass(self) -> bool:
         held = self.writelog.lease(self.holder, self.lease_ms)
@@ -126,6 +154,7 @@ class Recorder(Candidate):
         if held == 2 or self._positions is None:  # another holder may have moved them
             self.database.ready()
             self._positions = self._recorded()
+            self._caught_up = False
             self._check_role()
         now = time.monotonic()
         count = self.writelog.count_tables()

@@ -4,7 +4,9 @@ and starts it again if it dies; of all of them one records at a time (the lease)
 its own because recording is CPU work in batches (decoding, hashing): in a gevent worker it
 would hold the event loop, and the requests of that worker, for the length of a batch.
 SIGTERM or SIGINT stops it after the pass it is in (and the checkpoint of what it signs, with
-``ROADS_CHECKPOINT_KEY``: the key is read here, in the recorder's process, and nowhere else).
+``ROADS_CHECKPOINT_KEY``: the key is read here, in the recorder's process, and nowhere else). A
+key set that cannot be read, is not an Ed25519 private key, or has no ``ROADS_CHECKPOINT_DIR``
+stops it at start (exit 2, naming the setting): it never records unsigned when told to sign.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 
 from api.config import Settings
 from api.logs import configure as configure_logs
+from api.record.checkpoints import CheckpointKeyError
 from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.keys import Keyspace
@@ -31,7 +34,13 @@ def main() -> int:
         return 2
     transport = Transport(settings, RedisClients.of(settings, patience=settings.redis_timeout))
     keys = Keyspace.of(settings.namespace, database_of(settings))
-    recorder = Record.build(settings, transport, keys, signing=True).recorder
+    try:
+        recorder = Record.build(settings, transport, keys, signing=True).recorder
+    except CheckpointKeyError as error:  # fail closed: never record unsigned when told to sign
+        logging.getLogger("roads.recorder").error(
+            "the recorder does not start: %s (it would record unsigned)", error
+        )
+        return 2
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: recorder.stop())
     recorder.run()

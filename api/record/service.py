@@ -1,7 +1,8 @@
 """The record's parts, made once per app when ``ROADS_DATABASE_URL`` is set: the database, the
 recorder, the record's reads, and the store of signed checkpoints (``ROADS_CHECKPOINT_DIR``),
 which ``GET /v1/checkpoints/latest`` reads. The signing key is read only where the recorder runs
-(``signing``: :mod:`api.record.run`), never in a web worker."""
+(``signing``: :mod:`api.record.run`), never in a web worker; a key set that cannot be used
+raises :class:`~api.record.checkpoints.CheckpointKeyError` (fail closed)."""
 
 from __future__ import annotations
 
@@ -37,18 +38,20 @@ class Record:
         cls, settings: Settings, transport: Transport, keys: Keyspace, *, signing: bool = False
     ) -> Record:
         assert settings.database_url is not None
+        store = store_of(settings)
+        # Before anything is opened: a signing key that cannot be used stops the recorder here.
+        signer = Checkpointer.of(settings, store) if signing else None
         database = Database(settings.database_url, read_timeout_ms=settings.record_timeout_ms)
         history = History(database, settings.hot_seconds)
         cold = ColdShoes(transport, keys, history)
         kgrams = KgramIndex(database, IntegrityStore(transport, keys.integrity))
-        store = store_of(settings)
         recorder = Recorder(
             WriteLog(transport, keys),
             database,
             Ledger(settings.hot_seconds),
             evict=Eviction(database, cold).step,
             kgrams=kgrams.step if settings.integrity else None,
-            checkpoints=Checkpointer.of(settings, store) if signing else None,
+            checkpoints=signer,
         )
         return cls(database, recorder, history, cold, store)
 

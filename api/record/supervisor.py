@@ -1,5 +1,10 @@
 """The recorder's process beside gunicorn's workers (``python -m api.record.run``), started again
-a second after it dies and stopped with the master.
+after it dies and stopped with the master.
+
+A recorder that dies at once again and again (it refuses to start: a signing key that cannot be
+read, exit 2) is started again after 1, 2, 4 ... up to 60 seconds, not every second, so that its
+refusal is not logged sixty times a minute; one that ran for a minute is started again after a
+second, as before.
 
 It lives here, not in ``gunicorn.conf.py``, because gunicorn executes its config file again on
 SIGHUP (the way keys are rotated): an object made there would be made anew, and the master's
@@ -14,6 +19,18 @@ import subprocess
 import sys
 import threading
 import time
+
+FIRST_WAIT, LONGEST_WAIT = 1.0, 60.0
+# A recorder that ran this long before it died was running: the next one waits FIRST_WAIT.
+SETTLED_SECONDS = 60.0
+
+
+def next_wait(wait: float, ran_seconds: float) -> float:
+    """How long to wait before starting the recorder again, after one that ran ``ran_seconds``
+    and a previous wait of ``wait``: doubled while it keeps dying at once, up to the longest."""
+    if ran_seconds >= SETTLED_SECONDS:
+        return FIRST_WAIT
+    return min(LONGEST_WAIT, wait * 2)
 
 
 class RecorderProcess:
@@ -32,10 +49,13 @@ class RecorderProcess:
         threading.Thread(target=self._keep, name="recorder-process", daemon=True).start()
 
     def _keep(self) -> None:
+        wait = FIRST_WAIT / 2
         while not self.stopping:
+            started = time.monotonic()
             self.process = subprocess.Popen([sys.executable, "-m", "api.record.run"])
             self.process.wait()
-            time.sleep(1)
+            wait = next_wait(wait, time.monotonic() - started)
+            time.sleep(wait)
 
     def stop(self) -> None:
         """Stop the recorder (SIGTERM: it signs what is pending and releases its lease)."""

@@ -4,18 +4,25 @@ recorder signing the heads it advanced, and ``GET /v1/checkpoints/latest``."""
 from __future__ import annotations
 
 import base64
-import logging
 import os
+import subprocess
+import sys
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from api.record import checkpoints
-from api.record.checkpoints import Checkpointer, keygen, load_private_key, signed
+from api.record.checkpoints import (
+    Checkpointer,
+    CheckpointKeyError,
+    keygen,
+    load_private_key,
+    signed,
+)
 from api.record.checkpointstore import JsonLinesStore
 from api.record.ledger import Head
 from roads import signedheads
-from roads.chain import GENESIS, checkpoint_bytes, checkpoint_hash
+from roads.chain import GENESIS, canonical_json, checkpoint_bytes, checkpoint_hash
 from tests.conftest import AUTH
 from tests.record.conftest import record_all
 
@@ -119,9 +126,12 @@ def test_a_store_that_fails_keeps_the_heads_for_the_next_checkpoint(key_pair, tm
 
 def test_the_store_finds_its_last_line_past_many_reads_from_the_end(tmp_path):
     store = JsonLinesStore(tmp_path)
+    shape = {"format": "roads-checkpoint/1", "prev": GENESIS, "key": "k", "sig": "s", "heads": []}
     for seq in range(1, 40):
-        store.append({"seq": seq, "pad": "x" * 5000})  # ~200 KB: several tail reads
+        store.append({**shape, "seq": seq, "pad": "x" * 5000})  # ~200 KB: several tail reads
     assert store.latest()["seq"] == 39
+    last = canonical_json({**shape, "seq": 39, "pad": "x" * 5000})
+    assert store.path.read_bytes().endswith(b"\n" + last + b"\n")  # canonical, one a line
     assert JsonLinesStore(tmp_path / "none").latest() is None
 
 
@@ -136,17 +146,60 @@ def test_keygen_writes_a_private_key_only_its_owner_reads_and_never_overwrites(t
     assert checkpoints.main(["keygen"]) == 2
 
 
-def test_without_a_key_or_with_a_bad_one_no_checkpoints_are_made(tmp_path, caplog):
+def test_without_a_key_no_checkpoints_and_a_key_that_cannot_be_used_is_refused(tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     from api.config import Settings
 
     store = JsonLinesStore(tmp_path)
     assert Checkpointer.of(Settings(), store) is None
     secret = tmp_path / "bad.key"
     secret.write_text("not a key but secret-looking-text")
-    with caplog.at_level(logging.INFO, logger="roads.checkpoints"):
-        assert Checkpointer.of(Settings(checkpoint_key=str(secret)), store) is None
-        assert Checkpointer.of(Settings(checkpoint_key=str(tmp_path / "missing")), store) is None
-    assert "secret-looking-text" not in caplog.text and "not a PEM" in caplog.text
+    other = tmp_path / "ec.key"
+    other.write_bytes(
+        ec.generate_private_key(ec.SECP256R1()).private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    for path, said in (
+        (secret, "not a PEM"),
+        (tmp_path / "missing", "cannot be read"),
+        (other, "not an Ed25519 key"),
+    ):
+        with pytest.raises(CheckpointKeyError) as refused:
+            Checkpointer.of(Settings(checkpoint_key=str(path)), store)
+        assert said in str(refused.value) and "ROADS_CHECKPOINT_KEY" in str(refused.value)
+        assert "secret-looking-text" not in str(refused.value) and str(tmp_path) not in str(
+            refused.value
+        )
+    with pytest.raises(CheckpointKeyError, match="without ROADS_CHECKPOINT_DIR"):
+        Checkpointer.of(Settings(checkpoint_key=str(other)), None)
+
+
+def test_the_recorder_does_not_start_with_a_key_it_cannot_use(backend, database_url, tmp_path):
+    secret = tmp_path / "bad.key"
+    secret.write_text("not a key but secret-looking-text")
+    env = {
+        **os.environ,
+        "REDIS_URL": backend.url,
+        "ROADS_DATABASE_URL": database_url,
+        "ROADS_CHECKPOINT_KEY": str(secret),
+        "ROADS_CHECKPOINT_DIR": str(tmp_path / "cps"),
+    }
+    env.pop("ROADS_DEMO", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "api.record.run"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "ROADS_CHECKPOINT_KEY" in done.stderr and "does not start" in done.stderr
+    assert "secret-looking-text" not in done.stderr + done.stdout
 
 
 def test_the_recorder_signs_the_heads_it_recorded(
@@ -204,3 +257,22 @@ def test_without_a_store_there_is_no_checkpoint_to_serve(record_apps):
     client = record_apps(public_record=True).test_client()
     answer = client.get("/v1/checkpoints/latest")
     assert answer.status_code == 404 and "ROADS_CHECKPOINT_DIR" in answer.json["message"]
+
+
+def test_a_latest_checkpoint_by_a_rotated_key_is_chained_on(key_pair, tmp_path):
+    store = JsonLinesStore(tmp_path)
+    old = Checkpointer(Ed25519PrivateKey.generate(), store, every_seconds=0)
+    old.advanced([Head("t", "s", H1, 1, 1)])
+    first = old.maybe(force=True)
+    new = Checkpointer(load_private_key(key_pair[0]), store, every_seconds=0)
+    new.advanced([Head("t", "s", H2, 2, 2)])
+    second = new.maybe(force=True)
+    assert second["seq"] == 2 and second["prev"] == checkpoint_hash(first)
+    assert second["key"] != first["key"]
+
+
+def test_a_head_read_back_never_replaces_a_later_one_pending(key_pair, tmp_path):
+    signer = Checkpointer(load_private_key(key_pair[0]), JsonLinesStore(tmp_path), 0)
+    signer.advanced([Head("t", "s", H2, 5, 3)])
+    signer.advanced([Head("t", "s", H1, 4, 2), Head("t", "s", H1, 5, 3)])  # older, same write
+    assert signer.maybe(force=True)["heads"][0]["head"] == H2

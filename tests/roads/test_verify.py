@@ -264,3 +264,102 @@ def test_unreadable_checkpoints_or_keys_exit_2(tmp_path):
             text=True,
         )
         assert done.returncode == 2, done.stderr
+
+
+# The checkpoint file is trusted for nothing: a whole store's seq runs 1..n, each prev the hash
+# of the one before it. Four checkpoints, the second the only one covering the shoe.
+
+
+def store_of(key, lines):
+    from roads.chain import checkpoint_hash
+
+    other = {**head_of(chain(2), 2), "shoe": "s9"}
+    made, prev = [], GENESIS
+    for seq in range(1, 5):
+        heads = [head_of(lines, 4)] if seq == 2 else [other]
+        made.append(signed_checkpoint(key, heads, seq=seq, prev=prev))
+        prev = checkpoint_hash(made[-1])
+    return made
+
+
+def forged_after(tmp_path, before, lines, upto):
+    """A checkpoint signed by another key, chained after ``before``, signing ``lines``' head."""
+    from roads.chain import checkpoint_hash
+
+    other, _ = key_files(tmp_path, "other")
+    return signed_checkpoint(
+        other, [head_of(lines, upto)], seq=before["seq"] + 1, prev=checkpoint_hash(before)
+    )
+
+
+def test_a_whole_store_passes_and_a_rewrite_it_covers_is_caught(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    store = store_of(key, lines)
+    assert run_signed(tmp_path, lines, store, public).returncode == 0
+    done = run_signed(tmp_path, rewritten(lines, 2), store, public)
+    assert done.returncode == 1 and "shoe s1 of table t1" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        # The checkpoint covering the rewritten shoe deleted: not "not covered yet" (3).
+        (lambda s, _: [s[0], s[2], s[3]], "checkpoint(s) 2 missing before checkpoint 3"),
+        (
+            lambda s, _: [s[0], s[2], s[1], s[3]],
+            "checkpoint 3 comes before checkpoint 2: reordered",
+        ),
+        (lambda s, _: s[1:], "starts at checkpoint 2, not 1: checkpoint(s) 1 missing"),
+        # Signed by another key, chained after checkpoint 1 and slipped in before the second.
+        (lambda s, forged: [s[0], forged, *s[1:]], "checkpoint 2 comes after checkpoint 2"),
+        (lambda s, forged: [s[0], forged, *s[2:]], "checkpoint 3 does not chain to checkpoint 2"),
+    ],
+    ids=["deleted", "reordered", "head-cut", "forged-inserted", "forged-replaced"],
+)
+def test_a_store_deleted_reordered_or_forged_into_is_refused_by_seq(tmp_path, damage, said):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    store = store_of(key, lines)
+    forged = forged_after(tmp_path, store[0], rewritten(lines, 2), 4)
+    done = run_signed(tmp_path, rewritten(lines, 2), damage(store, forged), public)
+    assert done.returncode == 1, done.stderr
+    assert "checkpoints refused" in done.stderr and said in done.stderr
+
+
+def test_a_copy_starting_later_is_checked_only_with_partial(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    store = store_of(key, lines)
+    assert run_signed(tmp_path, lines, store[1:], public).returncode == 1
+    assert run_signed(tmp_path, lines, store[1:], public, "--partial").returncode == 0
+    # A copy from seq 3 proves nothing of the checkpoint 2 that covered the shoe: not covered.
+    assert run_signed(tmp_path, rewritten(lines, 2), store[2:], public, "--partial").returncode == 3
+    gap = run_signed(tmp_path, lines, [store[1], store[3]], public, "--partial")
+    assert gap.returncode == 1 and "checkpoint(s) 3 missing" in gap.stderr
+
+
+def test_checkpoints_cut_from_the_end_are_caught_only_against_a_latest_known_apart(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    store = store_of(key, lines)
+    latest = tmp_path / "latest.json"
+    latest.write_text(json.dumps(store[3]))  # as GET /v1/checkpoints/latest answered it
+    assert run_signed(tmp_path, lines, store[:3], public).returncode == 0  # undetectable alone
+    done = run_signed(tmp_path, lines, store[:3], public, "--latest", str(latest))
+    assert done.returncode == 1
+    assert "ends at checkpoint 3, the latest given is 4" in done.stderr
+    assert run_signed(tmp_path, lines, store, public, "--latest", str(latest)).returncode == 0
+    other, _ = key_files(tmp_path, "other")
+    latest.write_text(json.dumps(signed_checkpoint(other, [], seq=9)))
+    done = run_signed(tmp_path, lines, store, public, "--latest", str(latest))
+    assert done.returncode == 1 and "not signed by a given key" in done.stderr
+
+
+def test_a_checkpoint_by_another_key_keeps_its_place_but_proves_nothing(tmp_path):
+    key, public = key_files(tmp_path)
+    lines = chain(6)
+    store = store_of(key, lines)
+    forged = forged_after(tmp_path, store[3], rewritten(lines, 2), 6)
+    done = run_signed(tmp_path, rewritten(lines, 2), [*store, forged], public)
+    assert done.returncode == 1 and "shoe s1 of table t1" in done.stderr

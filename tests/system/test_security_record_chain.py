@@ -4,7 +4,9 @@ On a real PostgreSQL the schema belongs to an owner role, which runs the migrati
 runs as a role of its own (``ROADS_RECORD_ROLE``) that records writes but may neither change nor
 remove one. An administrator (who can do anything) rewrites a shoe and every later head
 consistently: the export still verifies alone, and fails against the checkpoint the recorder
-signed with a key the database never sees, naming the shoe.
+signed with a key the database never sees, naming the shoe; deleting the checkpoints that
+cover it from the store's file is refused too, and cutting the file's end is caught against the
+latest checkpoint served.
 """
 
 from __future__ import annotations
@@ -192,5 +194,20 @@ def test_a_consistent_rewrite_verifies_alone_and_fails_against_the_signed_checkp
         assert "rewritten" in signed.stderr
         later = verify(export("s2"), *checked)  # the later shoe, re-linked, is caught too
         assert later.returncode == 1 and "shoe s2 of table audited" in later.stderr
+
+        # The administrator who can also write the store deletes the checkpoints covering s1:
+        # not "not covered yet" (3), but refused, naming the missing seq.
+        lines = store.path.read_text().splitlines()
+        kept = [line for line in lines if '"shoe":"s1"' not in line]
+        assert 0 < len(kept) < len(lines)
+        cp.write_text("".join(line + "\n" for line in kept))
+        cut = verify(export("s1"), *checked)
+        assert cut.returncode == 1 and "missing" in cut.stderr, cut.stderr
+        # Cut from the end instead: only the latest served (or a copy kept elsewhere) shows it.
+        cp.write_text("".join(line + "\n" for line in lines[:-1]))
+        latest = tmp_path / "latest.json"
+        latest.write_text(json.dumps(served.json))
+        ended = verify(export("s2"), *checked, "--latest", str(latest))
+        assert ended.returncode == 1 and "removed from its end" in ended.stderr, ended.stderr
     finally:
         app.extensions["roads"].record.database.close()
