@@ -4,6 +4,7 @@ create``, torn down with their files. Each node keeps an AOF (``appendfsync ever
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import socket
@@ -25,10 +26,13 @@ def _free(port: int) -> bool:
     return True
 
 
-def cluster_ports(count: int, start: int = 21000) -> list[int]:
-    """``count`` ports whose cluster bus ports (port + 10000) are free too."""
+def cluster_ports(count: int, start: int | None = None) -> list[int]:
+    """``count`` ports whose cluster bus ports (port + 10000) are free too. Each pytest-xdist
+    worker looks in a range of its own: two clusters starting at once would otherwise both find
+    the same ports free."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
     ports: list[int] = []
-    port = start
+    port = start if start is not None else 21000 + 1000 * int(worker or 0)
     while len(ports) < count:
         if _free(port) and _free(port + 10000):
             ports.append(port)

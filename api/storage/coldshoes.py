@@ -193,7 +193,12 @@ class ColdShoes:
         if found is None:
             self._unknown[(table, shoe)] = True
             return False
-        margin = meta.get(b"margin", b"0").decode()
+        self._put(table, shoe, found, meta.get(b"margin", b"0").decode())
+        return True
+
+    def _put(self, table: str, shoe: str, found: Any, margin: str) -> None:
+        """Write the shoe's rounds read from the record into Redis (unless it is there)."""
+        keys = self.keys.shoe(table, shoe)
         voids = sum(1 for record in found.records if decode_record(record).get("void"))
         self.transport.script(
             WARM_SHOE,
@@ -201,7 +206,6 @@ class ColdShoes:
             [margin, found.version + int(margin), voids, *found.records],
         )
         self.source.warmed(table, shoe)
-        return True
 
     def checked(self, read: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``read(*args, **kwargs)`` from the record; a chain that breaks raises the
@@ -232,17 +236,27 @@ class ColdShoes:
                 self._unknown[(table, None)] = True
             return False
         self._unknown.pop((table, None), None)
+        # The current shoe is read before anything is restored: a table brought back without
+        # its current shoe (the record busy, or the shoe refused) would take that shoe's next
+        # write as its first round. Either both come back or neither does.
+        current = None
+        if found.current_shoe is not None:
+            current = self.checked(
+                self.source.rounds, table, found.current_shoe, writing=not remembered
+            )
         keys = self.keys.table(table)
+        margin = int(time.time())
         args: Sequence[Any] = [
             found.name or "",
             found.variant,
             found.current_shoe or "",
             int(found.retired),
             found.recorded,
-            int(time.time()),
+            margin,
             *found.shoes,
         ]
         self.transport.script(RESTORE_TABLE, [keys.meta, keys.shoes], args)
-        if found.current_shoe is not None:
-            self.warm(table, found.current_shoe, writing=not remembered)
+        if current is not None:
+            restored = self.transport.multi([("HGET", keys.meta, "margin")], atomic=False)[0]
+            self._put(table, found.current_shoe, current, (restored or b"0").decode())
         return True

@@ -314,3 +314,26 @@ def test_the_operators_view_lists_a_tampered_shoe_and_the_others(record_apps, re
         tampered = [f for f in shoes["s1"]["findings"] if f["type"] == "record_tampered"]
         assert len(tampered) == 1 and tampered[0]["write"] == 1
         assert shoes["s2"]["checks"]["rounds"] == 1 and shoes["s2"]["current"]
+
+
+def test_a_table_comes_back_with_its_current_shoe_or_not_at_all(record_apps, redis_client, pg):
+    """Redis lost the table; its current shoe's record is refused (tampered) as a write brings
+    the table back: nothing is restored, so the retried write is refused again rather than
+    taken as the shoe's first round."""
+    app = record_apps(public_record=True)
+    client, services = app.test_client(), app.extensions["roads"]
+    deal(client, "whole", "s1", 5)
+    record_all(services.record.recorder)
+    flush(redis_client)
+    pg.execute(
+        "UPDATE record_writes SET canonical = replace(canonical, '\"round\":2', '\"round\":9')"
+        " WHERE table_id = 'whole' AND shoe = 's1' AND round = 2"
+    )
+    for _ in range(2):  # the game server retries
+        answer = client.post(
+            "/v1/tables/whole/shoes/s1/rounds", json={"round": 6, "result": "B"}, headers=AUTH
+        )
+        assert answer.status_code == 409, answer.json
+        assert "fails its chain" in answer.json["message"]
+        meta = services.keys.table("whole").meta
+        assert not redis_client.exists(meta)  # the table was not brought back without its shoe
