@@ -7,7 +7,14 @@ from marshmallow import fields
 
 from api.http.requests import Matches
 
-KINDS = ["unshuffled", "repeated_shoe", "impossible_cards", "drift", "side_bet_exposed"]
+KINDS = [
+    "unshuffled",
+    "repeated_shoe",
+    "impossible_cards",
+    "drift",
+    "side_bet_exposed",
+    "record_tampered",
+]
 
 
 def findings_field() -> fields.List:

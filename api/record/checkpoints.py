@@ -233,9 +233,9 @@ class Checkpointer:
 
 def recorded_since(conn: psycopg.Connection, since: datetime) -> list[Head]:
     """The heads of every chain with a write recorded at or after ``since`` (the database's
-    ``recorded_at``), read from ``record_writes``: what a recorder taking the lease signs, for
-    the heads its predecessor committed but never signed (it was killed, or lost the lease).
-    A scan of ``record_writes`` (no index on ``recorded_at``): once per lease taken."""
+    ``recorded_at``, indexed), read from ``record_writes``: what a recorder taking the lease
+    signs, for the heads its predecessor committed but never signed (it was killed, or lost the
+    lease). Once per lease taken."""
     rows = conn.execute(
         "SELECT w.table_id, w.shoe, w.hash, w.number,"
         " CASE WHEN w.shoe = '' THEN NULL ELSE (SELECT count(*) FROM record_writes c"

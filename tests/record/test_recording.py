@@ -236,7 +236,7 @@ def test_migrations_are_applied_once(record_app, database_url):
     database.ready()
     assert database.migrate() == []
     with psycopg.connect(database_url) as conn:
-        assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (3,)
+        assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (4,)
 
 
 def test_each_write_carries_the_name_of_the_key_that_made_it(record_app, pg):
