@@ -85,6 +85,15 @@ def when_ready(server):
         _recorder.start()
 
 
+def on_reload(server):
+    """On SIGHUP, before the new workers fork: the master reads the key file again, so they and
+    any worker forked later start with the keys of the last file that read (a file that no
+    longer reads keeps the keys in force: api.http.keyring)."""
+    from api.http.keyring import reload_keys
+
+    reload_keys()
+
+
 def on_exit(server):
     """The recorder stops, and the metrics directory made at start goes with the master (a
     worker exiting keeps it)."""

@@ -21,6 +21,7 @@ from api.demo import DemoFeeder
 from api.http import compression, openapi, register, securityheaders, traffic
 from api.http.answers import IdConverter
 from api.http.hotreads import HotReads
+from api.http.keyring import Keys
 from api.services import Services
 
 log = logging.getLogger("roads")
@@ -30,7 +31,10 @@ STATIC = Path(__file__).resolve().parent.parent / "static"  # the lobby page
 
 def create_app(settings: Settings | None = None) -> Flask:
     """The WSGI app. Settings come from the environment unless given (see :mod:`api.config`)."""
-    settings = settings or Settings.from_env()
+    # The keys are read first (one that cannot be used stops the start): what the app keeps
+    # from here on is the settings' copy that names the keys, with no secret (api.http.keyring).
+    keys = Keys(settings or Settings.from_env())
+    settings = keys.settings
     logs.configure()
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config.update(
@@ -48,6 +52,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     services = Services.build(settings)
     app.extensions["roads"] = services
     app.extensions["roads.settings"] = settings
+    app.extensions["roads.keys"] = keys
     app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
     register(app)
     securityheaders.install(app)  # nosniff, Referrer-Policy, CSP on every answer

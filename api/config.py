@@ -106,7 +106,8 @@ class Settings:
     cluster: bool = False
     write_replicas: int = 0
     write_wait_ms: int = 500
-    ingest_keys: tuple[str, ...] = field(default=(), repr=False)  # name:secret (api.http.keyring)
+    # Each name:secret; in the app's copy, the key's name alone (api.http.keyring.Keys).
+    ingest_keys: tuple[str, ...] = field(default=(), repr=False)
     redis_timeout: float = 0.5
     # The largest valid batch (200 rounds, the longest ids) is 57 KB as compact JSON, 70 KB
     # indented: any body its schema admits fits.

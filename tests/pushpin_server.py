@@ -39,6 +39,7 @@ class Pushpin:
         self.dir = tempfile.mkdtemp(prefix="roads-pushpin-")
         self.grip_key = secrets.token_hex(32)
         self.process: subprocess.Popen | None = None
+        self._output = None  # the runner's own output: log/runner.log beside Pushpin's logs
 
     @property
     def url(self) -> str:
@@ -47,6 +48,11 @@ class Pushpin:
     @property
     def run_dir(self) -> Path:
         return Path(self.dir) / "run"
+
+    @property
+    def log_dir(self) -> Path:
+        """Where Pushpin's processes log (and the runner's own output, runner.log)."""
+        return Path(self.dir) / "log"
 
     @property
     def publish_url(self) -> str:
@@ -67,10 +73,12 @@ class Pushpin:
             f"--publish-port={self.publish_port}",
             f"--dir={self.dir}",
         ]
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self._output = (self.log_dir / "runner.log").open("ab")
         self.process = subprocess.Popen(
             command,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=self._output,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
             env={**os.environ, "ROADS_GRIP_KEY": self.grip_key},  # never on the command line
         )
@@ -102,6 +110,9 @@ class Pushpin:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+        if self._output is not None:
+            self._output.close()
+            self._output = None
         deadline = time.monotonic() + 10
         while _listening(self.port) and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -24,6 +24,7 @@ import resource
 import secrets
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 TEMPLATE = Path(__file__).with_name("pushpin.conf.in")
@@ -58,8 +59,7 @@ def grip_key(folder: Path, given: str | None) -> str:
         return given
     key = secrets.token_hex(KEY_BYTES)
     path = folder / KEY_FILE
-    path.touch(mode=0o600)
-    path.write_text(key)
+    write_private(path, key)
     print(f"Pushpin's sig_key is in {path}: give it to the service as ROADS_GRIP_KEY")
     return key
 
@@ -95,10 +95,22 @@ def write_config(
     for name, value in values.items():
         text = text.replace(f"@{name}@", str(value))
     config = folder / "pushpin.conf"
-    config.touch(mode=0o600)
-    config.chmod(0o600)
-    config.write_text(text)
+    write_private(config, text)
     return config
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` readable by this user only, whatever was there: a new file
+    (mode 0600) put in its place, so neither an existing file's mode nor a reader who holds it
+    open sees the new text."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 # Descriptors condure needs besides its viewers (its ZeroMQ sockets, logs, the listener).

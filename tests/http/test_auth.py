@@ -95,11 +95,12 @@ def ids(text: str) -> list[str]:
 
 # -- named, scoped keys (api.http.keyring) ------------------------------------------------------
 
-SCOPED = "studio-a-secret"
+SCOPED = "studio-a-secret-0001"
+LOBBY, OPS = "lobby-secret-0002", "ops-secret-000003"
 KEY_FILE = f"""
 studio-a   ingest    {SCOPED}      studio-a-*
-lobby      read      lobby-secret
-ops        operator  ops-secret
+lobby      read      {LOBBY}
+ops        operator  {OPS}
 """
 
 
@@ -138,7 +139,8 @@ def test_a_scoped_ingest_key_writes_its_tables_only(scoped, redis_client):
     for method, path, body in write_routes("studio-b-1"):
         answer = client.open(path, method=method, json=body, headers=headers)
         assert answer.status_code == 403, (method, path, answer.json)
-        assert "studio-b-1" in answer.json["message"] and "studio-a" in answer.json["message"]
+        # The table is named; the key's patterns, which say what to aim at, are not.
+        assert answer.json["message"] == "this key may not write table studio-b-1"
     log = scoped.extensions["roads"].keys.table("studio-b-1").log
     assert redis_client.xlen(log) == before  # nothing written
     for method, path, body in write_routes("studio-a-1")[:5]:
@@ -182,21 +184,18 @@ def test_each_logged_write_names_its_key(scoped, redis_client):
 
 def test_keys_of_other_roles_do_not_write_and_query_keys_count_on_streams_alone(scoped):
     client = scoped.test_client()
-    for secret in ("lobby-secret", "ops-secret", "nobody"):
+    for secret in (LOBBY, OPS, "nobody"):
         answer = post_round(client, 1, table="studio-a-1", headers={"X-API-Key": secret})
         assert answer.status_code == 401
     feed(client, "BPB", table="studio-a-1")
-    assert (
-        client.get("/v1/tables/studio-a-1/odds", headers={"X-API-Key": "lobby-secret"}).status_code
-        == 200
-    )
-    assert client.get("/v1/tables/studio-a-1/odds?key=lobby-secret").status_code == 401
-    assert client.get("/v1/integrity/drift?key=ops-secret").status_code == 401
-    assert client.get("/v1/integrity/drift", headers={"X-API-Key": "ops-secret"}).status_code == 200
-    stream = client.get("/v1/integrity/events?key=ops-secret", buffered=False)
+    assert client.get("/v1/tables/studio-a-1/odds", headers={"X-API-Key": LOBBY}).status_code == 200
+    assert client.get(f"/v1/tables/studio-a-1/odds?key={LOBBY}").status_code == 401
+    assert client.get(f"/v1/integrity/drift?key={OPS}").status_code == 401
+    assert client.get("/v1/integrity/drift", headers={"X-API-Key": OPS}).status_code == 200
+    stream = client.get(f"/v1/integrity/events?key={OPS}", buffered=False)
     assert stream.status_code == 200
     stream.close()
-    keyed = read_all(client, "/v1/events?frames=0&last_event_id=0&key=lobby-secret")
+    keyed = read_all(client, f"/v1/events?frames=0&last_event_id=0&key={LOBBY}")
     assert '"odds":' in keyed or "event:" in keyed
 
 
@@ -210,8 +209,8 @@ def test_the_record_readers_are_read_and_operator_keys_or_everyone(scoped):
         return "read"
 
     for public, secret, allowed in [
-        (False, "lobby-secret", True),
-        (False, "ops-secret", True),
+        (False, LOBBY, True),
+        (False, OPS, True),
         (False, SCOPED, False),
         (False, "", False),
         (True, "", True),
@@ -226,3 +225,19 @@ def test_the_record_readers_are_read_and_operator_keys_or_everyone(scoped):
                     view()
                 assert getattr(refused.value, "code", None) == 401
     assert isinstance(scoped, Flask)
+
+
+def test_the_app_keeps_its_keys_by_name_never_their_secrets(scoped):
+    """The app, its services and their transport share one copy of the settings in which the
+    environment's keys are names (tests.conftest's KEY is the bare ``ingest-1``)."""
+    settings = scoped.extensions["roads.settings"]
+    services = scoped.extensions["roads"]
+    assert services.settings is settings and services.transport.settings is settings
+    assert (settings.ingest_keys, settings.read_keys, settings.operator_keys) == (
+        ("ingest-1",),
+        (),
+        (),
+    )
+    assert KEY not in str(vars(settings))
+    client = scoped.test_client()
+    assert post_round(client, 1, table="t1", result="B").status_code == 201  # still KEY's

@@ -250,6 +250,31 @@ def test_pushpins_public_port_does_not_serve_the_metrics(deployment, path):
     assert status_of(pushpin.url + path) in (403, 404)
 
 
+def test_no_pushpin_log_holds_a_key_sent_in_the_query(deployment):
+    """A viewer's ``?key=`` passes through Pushpin (a browser's event stream takes it there):
+    after keyed requests through a Pushpin started with the shipped config, no file of its log
+    folder (its processes' logs, the runner's own output) holds the key."""
+    pushpin = Pushpin(f"127.0.0.1:{deployment['port']}")
+    pushpin.grip_key = deployment["pushpin"].grip_key  # the one the service verifies
+    pushpin.start()
+    try:
+        for path, wanted in [
+            (f"/v1/events?key={READ_KEY}", 200),
+            (f"/v1/events?tables=sf1&key={READ_KEY}", 200),
+            (f"/v1/tables/sf1/odds?key={READ_KEY}", 401),  # ?key= only on the streams
+            (f"/nowhere?key={READ_KEY}", 404),
+        ]:
+            assert head_once_seated(pushpin.port, path, {})[0] == wanted, path
+        headers = {"X-API-Key": READ_KEY}
+        assert head_once_seated(pushpin.port, "/v1/tables/sf1/odds", headers)[0] == 200
+        pushpin.stop()  # its processes gone: whatever they logged is written
+        logs = {path.name: path.read_text(errors="replace") for path in pushpin.log_dir.iterdir()}
+    finally:
+        pushpin.cleanup()
+    assert {"runner.log", "pushpin-proxy.log", "zurl.log"} <= set(logs)
+    assert [name for name, text in logs.items() if READ_KEY in text] == []
+
+
 @pytest.fixture(scope="module")
 def nchan(deployment) -> Iterator[Nchan]:
     if not available():

@@ -1,7 +1,8 @@
 """The keys under a real gunicorn and Redis (issue 42, items 4 and 5): a scoped ingest key is
 refused another studio's table on every write route; keys rotate through the key file and a
-SIGHUP to the master; ``?key=`` reaches no log line; the access log names the key; a start
-without ``REDIS_URL`` outside the demo, or with ``demo-key``, is refused with a clear message."""
+SIGHUP to the master, and a revoked key stays revoked through a file that no longer reads;
+``?key=`` reaches no log line; the access log names the key; a start without ``REDIS_URL``
+outside the demo, or with ``demo-key``, is refused with a clear message."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from tests.gunicorn_server import ROOT
 from tests.gunicorn_server import service as served
 from tests.redis_server import free_port
 
-OLD, NEW, OPS, READ = "old-secret-1a2b3c", "new-secret-4d5e6f", "ops-secret-7a8b9c", "read-9f8e7d"
+OLD, NEW, OPS = "old-secret-1a2b3c", "new-secret-4d5e6f", "ops-secret-7a8b9c"
+READ = "read-secret-9f8e7d"
 ENV_KEY = "env-ingest-key"
 
 
@@ -69,21 +71,60 @@ def test_a_scoped_key_is_refused_other_tables_and_rotates_on_sighup(redis_server
         assert call(base, "POST", "/v1/tables/studio-a-1/shoes/s1/rounds", OLD,
                     {"round": 1, "result": "B"}) == 201  # fmt: skip
 
-        before = set(base.workers())
         key_file(keys, NEW)  # rotated: the old secret out, a new one in
-        os.kill(base.process.pid, signal.SIGHUP)
-        deadline = time.monotonic() + 30
-        while True:  # until every worker is one started after the SIGHUP
-            now = set(base.workers())
-            if len(now) == 2 and not now & before:
-                break
-            assert time.monotonic() < deadline, "the workers were not replaced"
-            time.sleep(0.2)
+        hang_up(base, workers=2)
         for number in (2, 3, 4, 5):  # several requests: both workers answer some
             path = "/v1/tables/studio-a-1/shoes/s1/rounds"
             assert call(base, "POST", path, OLD, {"round": number, "result": "B"}) == 401
             assert call(base, "POST", path, NEW, {"round": number, "result": "B"}) == 201
         assert call(base, "POST", f"{shoe}", NEW, {"round": 2, "result": "B"}) == 403
+
+
+def hang_up(base, *, workers: int) -> None:
+    """SIGHUP to the master, then wait until each of its ``workers`` is one started after."""
+    before = set(base.workers())
+    os.kill(base.process.pid, signal.SIGHUP)
+    replaced(base, before, workers)
+
+
+def replaced(base, before: set[int], workers: int) -> None:
+    """Wait until the master has ``workers`` workers, none of them one of ``before``."""
+    deadline = time.monotonic() + 30
+    while True:
+        now = set(base.workers())
+        if len(now) == workers and not now & before:
+            return
+        assert time.monotonic() < deadline, "the workers were not replaced"
+        time.sleep(0.2)
+
+
+def test_a_key_file_that_no_longer_reads_never_brings_back_a_revoked_key(redis_server, tmp_path):
+    """Keys a and b; b revoked (SIGHUP); then a typo in the file (SIGHUP): b stays revoked, in
+    the worker forked on that SIGHUP and in one forked later to replace a killed worker (the
+    master reads the file on SIGHUP, the workers inherit the last keys that read)."""
+    a, b = "operator-a-secret-0001", "operator-b-secret-0002"
+    keys = tmp_path / "keys"
+    keys.write_text(f"a operator {a}\nb operator {b}\n")
+    log = tmp_path / "service.log"
+    with served(redis_server.url, ENV_KEY, log=log, ROADS_KEY_FILE=str(keys)) as base:
+
+        def statuses() -> list[int]:
+            return [call(base, "GET", "/v1/integrity/drift", key) for key in (a, b)]
+
+        assert statuses() == [200, 200]
+        keys.write_text(f"a operator {a}\n")  # b revoked
+        hang_up(base, workers=1)
+        assert statuses() == [200, 401]
+        keys.write_text(f"a operator {a}\nb operator\n")  # a typo: the file does not read
+        hang_up(base, workers=1)
+        assert statuses() == [200, 401]
+        (worker,) = base.workers()
+        os.kill(worker, signal.SIGKILL)  # its replacement is forked while the file is bad
+        replaced(base, {worker}, workers=1)
+        assert statuses() == [200, 401]
+    text = log.read_text()
+    assert "the keys were not reloaded" in text and "line 2" in text
+    assert a not in text and b not in text
 
 
 def test_query_keys_reach_no_log_line_and_the_access_log_names_keys(redis_server, tmp_path):
