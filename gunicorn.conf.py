@@ -37,11 +37,13 @@ if worker_class not in ("gthread", "sync"):
 # directory, which a scrape adds up. It must be set before anything imports prometheus-client,
 # and the master removes it on exit (on_exit). Its name holds the master's pid, so one left by a
 # master that could not clean up (killed with SIGKILL) is removed by the next master to start.
-# An operator's own PROMETHEUS_MULTIPROC_DIR is kept.
-_metrics_dir = None
+# An operator's own PROMETHEUS_MULTIPROC_DIR is kept. gunicorn executes this file again on
+# SIGHUP: the directory made the first time is remembered in the environment (ROADS_METRICS_MADE),
+# so the master still removes it at exit.
+_metrics_dir = os.environ.get("ROADS_METRICS_MADE") or None
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     _metrics_dir = tempfile.mkdtemp(prefix=f"roads-metrics-{os.getpid()}-")
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = os.environ["ROADS_METRICS_MADE"] = _metrics_dir
 
 from api.logs import gunicorn_logging  # noqa: E402  (after the metrics directory is set)
 from api.metrics import process_exited, remove_orphaned_directories  # noqa: E402

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -98,3 +99,5 @@ def test_a_sighup_keeps_one_recorder_and_the_masters_exit_still_stops_it(
         wait_for(lambda: recorded(database_url) >= 1)
     time.sleep(0.5)
     assert not Path(f"/proc/{first}").exists()  # stopped with the master, not orphaned
+    # and the metrics directory the master made before the reload went with it
+    assert not list(Path(tempfile.gettempdir()).glob(f"roads-metrics-{master}-*"))
