@@ -246,18 +246,18 @@ def test_with_the_odds_behind_keys_a_keyed_client_is_held_on_the_odds_channels(
         grip_urls=("http://127.0.0.1:9",),
         grip_key=GRIP_KEY,
         public_odds=False,
-        read_keys=("rk",),
+        read_keys=("read-key",),
     )
     client = app.test_client()
     try:
         feed(client, "BP", table="a")
-        headers, _ = held(client, "?tables=a", **{"X-API-Key": "rk"})
+        headers, _ = held(client, "?tables=a", **{"X-API-Key": "read-key"})
         assert headers["Grip-Channel"].startswith("odds:t:a; prev-id=")
         assert "key=" not in headers["Grip-Link"]
         plain, _ = held(client, "?tables=a")
         assert plain["Grip-Channel"].startswith("t:a; prev-id=")
         assert "key=" not in plain["Grip-Link"]
-        keyed, _, _ = frames_held(client, **{"X-API-Key": "rk"})
+        keyed, _, _ = frames_held(client, **{"X-API-Key": "read-key"})
         assert keyed["Grip-Channel"].startswith("odds:frames")
         assert keyed["Grip-Link"] == "</v1/events>; rel=next; timeout=120"
         # The proxy's next link, naming the odds channel it holds the client on: still odds.
@@ -287,15 +287,15 @@ def test_a_keyed_clients_catch_up_over_a_page_is_held_at_the_page_end_on_the_odd
         grip_urls=("http://127.0.0.1:9",),
         grip_key=GRIP_KEY,
         public_odds=False,
-        read_keys=("rk",),
+        read_keys=("read-key",),
     )
     client = app.test_client()
     try:
         feed(client, "B", table="a")
-        channel = held(client, "?tables=a", **{"X-API-Key": "rk"})[0]["Grip-Channel"]
+        channel = held(client, "?tables=a", **{"X-API-Key": "read-key"})[0]["Grip-Channel"]
         start = channel.split("prev-id=")[1]
         deal(client, "a", "BP" * 65, first=2)
-        headers, events = held(client, "?tables=a", **{"X-API-Key": "rk", "Last-Event-ID": start})
+        headers, events = held(client, "?tables=a", **{"X-API-Key": "read-key", "Last-Event-ID": start})
         rounds = [e["data"]["round"] for e in events if e["event"] == "round"]
         assert headers["Grip-Hold"] == "stream" and "key=" not in headers["Grip-Link"]
         end = events[-1]["id"]
