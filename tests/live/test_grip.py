@@ -236,18 +236,23 @@ def test_while_the_key_is_rotated_a_signature_of_either_key_verifies():
         Settings.from_env({**env, "ROADS_GRIP_KEY": f"{new},changeme"})
 
 
-def test_with_the_odds_behind_keys_a_keyed_client_is_held_on_the_odds_channels(
-    redis_server, redis_client
-):
-    """No link carries the key (the proxy logs the links it asks): the proxy's own request names
-    the odds: channels the client was held on, and that is what lets it read the odds."""
-    app = make_app(
+def keyed_grip_app(redis_server):
+    """An app behind a GRIP proxy (one that never answers) with the odds behind a read key."""
+    return make_app(
         redis_server.url,
         grip_urls=("http://127.0.0.1:9",),
         grip_key=GRIP_KEY,
         public_odds=False,
         read_keys=("read-key",),
     )
+
+
+def test_with_the_odds_behind_keys_a_keyed_client_is_held_on_the_odds_channels(
+    redis_server, redis_client
+):
+    """No link carries the key (the proxy logs the links it asks): the proxy's own request names
+    the odds: channels the client was held on, and that is what lets it read the odds."""
+    app = keyed_grip_app(redis_server)
     client = app.test_client()
     try:
         feed(client, "BP", table="a")
@@ -282,20 +287,16 @@ def test_a_keyed_clients_catch_up_over_a_page_is_held_at_the_page_end_on_the_odd
     """A page's next link would name no channel (and carries no key): a client who reads the
     odds is held where the page ends instead, and the proxy's request for the rest names the
     odds channels."""
-    app = make_app(
-        redis_server.url,
-        grip_urls=("http://127.0.0.1:9",),
-        grip_key=GRIP_KEY,
-        public_odds=False,
-        read_keys=("read-key",),
-    )
+    app = keyed_grip_app(redis_server)
     client = app.test_client()
     try:
         feed(client, "B", table="a")
         channel = held(client, "?tables=a", **{"X-API-Key": "read-key"})[0]["Grip-Channel"]
         start = channel.split("prev-id=")[1]
         deal(client, "a", "BP" * 65, first=2)
-        headers, events = held(client, "?tables=a", **{"X-API-Key": "read-key", "Last-Event-ID": start})
+        headers, events = held(
+            client, "?tables=a", **{"X-API-Key": "read-key", "Last-Event-ID": start}
+        )
         rounds = [e["data"]["round"] for e in events if e["event"] == "round"]
         assert headers["Grip-Hold"] == "stream" and "key=" not in headers["Grip-Link"]
         end = events[-1]["id"]
