@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from roads.cards import CARDS, Card
-from roads.composition import DEFAULT_DECKS
+from roads.shoe import DEFAULT_DECKS
 
 
 def _suit(suit: str, ascending: bool) -> list[Card]:

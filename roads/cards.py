@@ -4,11 +4,15 @@ A card is written rank then suit: ranks ``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` is
 suits ``S H D C``, case-insensitive (``"AS"``, ``"10d"``, ``"Th"``). Baccarat points are A = 1,
 2..9 face value, 10/J/Q/K = 0. There are 52 distinct cards; :data:`CARDS` holds one instance of
 each, indexed by :attr:`Card.index`, and :func:`parse_card` always returns those instances.
+A round's cards leave the shoe Player, Banker, Player, Banker, then the Player's third card,
+then the Banker's (:func:`dealt_order`; DOMAIN: deal order).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from roads.errors import CardError
 
@@ -69,3 +73,14 @@ def parse_cards(texts: object, hand: str) -> tuple[Card, ...]:
     if isinstance(texts, str) or not isinstance(texts, list | tuple):
         raise CardError(f"{hand} cards must be a list of cards, not {texts!r}")
     return tuple(parse_card(text) for text in texts)
+
+
+T = TypeVar("T", Card, int)
+
+
+def dealt_order(player: Sequence[T], banker: Sequence[T]) -> list[T]:
+    """One round's cards (or their indices) as they came out of the shoe."""
+    order = [player[0], banker[0], player[1], banker[1]]
+    order.extend(player[2:])
+    order.extend(banker[2:])
+    return order

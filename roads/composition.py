@@ -9,8 +9,8 @@ from operator import attrgetter
 
 from roads.cards import Card
 from roads.errors import ShoeError
+from roads.shoe import DECK_CARDS, DEFAULT_DECKS
 
-DEFAULT_DECKS = 8
 _INDEX = attrgetter("index")
 
 
@@ -23,7 +23,7 @@ class Composition:
         if not 1 <= decks <= 255:
             raise ShoeError(f"a shoe has 1 to 255 decks, not {decks}")
         self.decks = decks
-        self._dealt = bytearray(dealt) if dealt is not None else bytearray(52)
+        self._dealt = bytearray(dealt) if dealt is not None else bytearray(DECK_CARDS)
 
     def deal(self, cards: Iterable[Card]) -> None:
         """Record ``cards`` as dealt. Raises :class:`ShoeError` if that would deal a card more
@@ -62,7 +62,7 @@ class Composition:
 
     def cards_left(self) -> int:
         """How many cards are still in the shoe."""
-        return 52 * self.decks - sum(self._dealt)
+        return DECK_CARDS * self.decks - sum(self._dealt)
 
     def left_each(self) -> tuple[int, ...]:
         """How many of each of the 52 cards are still in, in :data:`~roads.cards.CARDS` order."""
@@ -82,7 +82,7 @@ class Composition:
 
     def __repr__(self) -> str:
         dealt = sum(self._dealt)
-        return f"Composition(decks={self.decks}, dealt={dealt}, left={52 * self.decks - dealt})"
+        return f"Composition(decks={self.decks}, dealt={dealt}, left={self.cards_left()})"
 
 
 def _ordinal(n: int) -> str:

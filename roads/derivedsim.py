@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from roads.derived import DERIVED_ROADS
-from roads.rarity import HANDS
+from roads.shoe import HANDS
 
 TABLE = Path(__file__).with_name("data") / "derived_runs.json"
 ROADS = tuple(name for name, _ in DERIVED_ROADS)

@@ -40,9 +40,9 @@ from typing import Any
 import numpy as np
 
 from roads.cards import CARDS, RANKS
-from roads.composition import DEFAULT_DECKS
 from roads.rules import banker_draws, player_draws
 from roads.scorecard import Scorecard
+from roads.shoe import DECK_CARDS, DEFAULT_DECKS
 from roads.variants import OFFERED, VARIANTS
 
 #: Player / Banker Bonus: what a non-natural win by each margin pays (to 1); smaller margins lose.
@@ -208,7 +208,7 @@ class Odds:
 
 def fresh_shoe(decks: int = DEFAULT_DECKS) -> tuple[int, ...]:
     """The 52 per-card counts of a full shoe."""
-    return (decks,) * 52
+    return (decks,) * DECK_CARDS
 
 
 def odds(cards_left: Sequence[int], variant: str = "standard") -> Odds:
@@ -219,7 +219,7 @@ def odds(cards_left: Sequence[int], variant: str = "standard") -> Odds:
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
     counts = tuple(int(count) for count in cards_left)
-    if len(counts) != 52 or min(counts) < 0:
+    if len(counts) != DECK_CARDS or min(counts) < 0:
         raise ValueError("cards_left holds 52 counts, none negative")
     joint = round_distribution(points_of(counts))
     pairs = pair_probabilities(counts)

@@ -47,9 +47,8 @@ from typing import Any
 from roads.derived import DERIVED_ROADS
 from roads.errors import RoadsError
 from roads.patterns import PATTERNS_BY_ID, Pattern, Reach
+from roads.shoe import HANDS, SHOE_HANDS
 
-HANDS = 104  # the most hands a shoe of 8 decks can deal
-SHOE_HANDS = 80  # an 8-deck shoe's hands, on average, with the cut card 14 cards from the back
 BIG_ROAD_SIDES = ("B", "P", "either")
 DERIVED_COLOURS = ("red", "blue", "either")
 RUN_ROADS = ("big_road", *(name for name, _ in DERIVED_ROADS))

@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import compress, count
 
-from roads.cards import CARDS, Card
-from roads.integrity.dealing import dealt_order
+from roads.cards import CARDS, Card, dealt_order
 from roads.round import RESULTS, Round
 from roads.state import Reader, StateError, Writer
 

@@ -11,42 +11,22 @@ is rare. :meth:`Scorecard.as_dict` is the canonical JSON shape the service serve
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import chain, repeat
-from operator import attrgetter
 from typing import Any
 
-from roads import snapshot
+from roads import scoreparts, snapshot
 from roads.beadplate import bead_plate
-from roads.bigroad import BigRoad
 from roads.columns import runs_of
-from roads.composition import DEFAULT_DECKS, Composition
-from roads.derived import DERIVED_ROADS, DerivedRoad
-from roads.errors import RoundError, ShoeError
+from roads.composition import Composition
+from roads.derived import DerivedRoad
+from roads.errors import ShoeError
 from roads.goodroads import Known, good_roads_carried, good_roads_of
-from roads.grid import ROWS, TAILS, GridLayout, Tail
+from roads.grid import Tail
 from roads.patterns import PATTERNS, Pattern
-from roads.probe import NO_PROBE, Marks, probe_dict, probe_marks
-from roads.round import RESULTS, Round
-from roads.roundlog import RoundLog
+from roads.probe import NO_PROBE, Marks, next_cells, probe_dict, probe_marks
+from roads.round import Round
+from roads.scoreparts import Parts, as_round
 from roads.shapes import Bead, BigRoadShape, NextCells, Probe, ScorecardShape, Streaks
-from roads.snapshot import Parts
-from roads.stats import ShoeStats
-
-# No 8-deck shoe comes near this (416 cards make at most ~104 rounds); it bounds the state format.
-MAX_ROUNDS = 4096
-
-_BARE: dict[str, Round] = {result: Round(result) for result in RESULTS}
-_HANDS = attrgetter("player_cards", "banker_cards")
-
-
-def as_round(value: Round | str) -> Round:
-    """A :class:`Round`, or a bare result letter ``"B"``, ``"P"`` or ``"T"``, as a round."""
-    if isinstance(value, Round):
-        return value
-    bare = _BARE.get(value) if isinstance(value, str) else None
-    if bare is None:
-        raise RoundError(f"a round must be a Round or one of 'B', 'P', 'T', not {value!r}")
-    return bare
+from roads.shoe import DEFAULT_DECKS, MAX_ROUNDS
 
 
 class Scorecard:
@@ -61,20 +41,7 @@ class Scorecard:
     __slots__ += ("big_road", "derived", "tail")
 
     def __init__(self, *, tail: Tail = "stay", decks: int = DEFAULT_DECKS) -> None:
-        if tail not in TAILS:
-            raise ValueError(f"tail must be 'stay' or 'drop', not {tail!r}")
-        self.tail: Tail = tail
-        self._log = RoundLog()
-        self._bead: list[int] = []  # indexes of the rounds that entered the roads
-        self._composition = Composition(decks)
-        self._stats = ShoeStats()
-        self.big_road = BigRoad(tail)
-        self.derived: tuple[DerivedRoad, ...] = tuple(
-            DerivedRoad(name, k, tail) for name, k in DERIVED_ROADS
-        )
-        self._probe = NO_PROBE
-        # The built-in Good Roads as last asked (see roads.goodroads.good_roads_carried).
-        self._good: Known | None = None
+        self._take(scoreparts.empty(tail, decks), [], NO_PROBE)
 
     # -- building ---------------------------------------------------------------------------
 
@@ -110,24 +77,8 @@ class Scorecard:
         cls, rounds: Iterable[Round | str], *, tail: Tail = "stay", decks: int = DEFAULT_DECKS
     ) -> Scorecard:
         """Build the scorecard of a whole list of rounds at once; equal to adding them in order."""
-        scorecard = cls(tail=tail, decks=decks)
-        rounds = list(rounds)
-        if not all(map(isinstance, rounds, repeat(Round))):
-            rounds = [as_round(value) for value in rounds]
-        if len(rounds) > MAX_ROUNDS:
-            raise ShoeError(f"a shoe has at most {MAX_ROUNDS} rounds")
-        scorecard._composition.deal_all(
-            list(chain.from_iterable(chain.from_iterable(map(_HANDS, rounds))))
-        )
-        scorecard._log = RoundLog(rounds)
-        scorecard._bead = bead = [index for index, round in enumerate(rounds) if not round.void]
-        scorecard._stats = ShoeStats.of(rounds)
-        scorecard.big_road.build(bead, "".join([rounds[index].result for index in bead]))
-        lengths = scorecard.big_road.columns.lengths
-        for road in scorecard.derived:
-            road.build(lengths)
-        scorecard._probe = probe_marks(scorecard.big_road, scorecard.derived)
-        return scorecard
+        parts, bead = scoreparts.built(rounds, tail, decks)
+        return cls._assemble(parts, bead, probe_marks(parts.big_road, parts.derived))
 
     def replace(self, number: int, round: Round | str) -> None:
         """Correct round ``number`` (1-based) and rebuild, as if the corrected list was built.
@@ -146,7 +97,8 @@ class Scorecard:
     def _rebuild(self, index: int, round: Round) -> None:
         rounds = list(self._log.rounds())
         rounds[index] = round
-        self._become(Scorecard.from_rounds(rounds, tail=self.tail, decks=self.decks))
+        other = Scorecard.from_rounds(rounds, tail=self.tail, decks=self.decks)
+        self._take(other._parts(), other._bead, other._probe)
 
     def preview(self, result: str) -> Scorecard:
         """The scorecard as it would be if ``result`` (``"B"``/``"P"``/``"T"``) came next; this
@@ -156,7 +108,7 @@ class Scorecard:
         return other
 
     def copy(self) -> Scorecard:
-        other = Scorecard._assemble(self._parts().copy(), self._bead, self._probe)
+        other = Scorecard._assemble(self._parts().copy(), list(self._bead), self._probe)
         other._good = self._good
         return other
 
@@ -166,17 +118,19 @@ class Scorecard:
 
     @classmethod
     def _assemble(cls, parts: Parts, bead: list[int], probe: Marks) -> Scorecard:
-        """A scorecard of these parts (taken, not copied), with its played rounds and probe."""
         scorecard = cls.__new__(cls)
-        scorecard.tail = parts.tail
-        scorecard._log, scorecard._composition, scorecard._stats = parts[2:5]
-        scorecard.big_road, scorecard.derived = parts.big_road, parts.derived
-        scorecard._bead, scorecard._probe, scorecard._good = list(bead), probe, None
+        scorecard._take(parts, bead, probe)
         return scorecard
 
-    def _become(self, other: Scorecard) -> None:
-        for name in Scorecard.__slots__:
-            setattr(self, name, getattr(other, name))
+    def _take(self, parts: Parts, bead: list[int], probe: Marks) -> None:
+        """Hold these parts, the played rounds' indexes and the probe's marks (all taken, not
+        copied); the Good Roads are then not yet asked."""
+        self.tail: Tail = parts.tail
+        self._log, self._composition, self._stats = parts[2:5]
+        self.big_road, self.derived = parts.big_road, parts.derived
+        self._bead, self._probe = bead, probe  # _bead: the rounds that entered the roads
+        # The built-in Good Roads as last asked (see roads.goodroads.good_roads_carried).
+        self._good: Known | None = None
 
     def _index(self, number: int) -> int:
         if isinstance(number, bool) or not isinstance(number, int):
@@ -256,22 +210,8 @@ class Scorecard:
         """Ask Banker / Ask Player as cells: the grid cell ``[col, row]`` each road's next mark
         would take were the next result Banker (``"B"``) or Player (``"P"``); ``None`` where a
         derived road would get no mark. A client draws the :meth:`probe` marks there, and never
-        works out where a result goes. A mark of a column's side goes on down that column, any
-        other starts a new one (as :meth:`add` places it), on a copy of the road's layout."""
-        position = len(self._bead)
-        bead = [position // ROWS, position % ROWS]
-        cells = {}
-        for side, marks in zip("BP", self._probe, strict=True):
-            side_cells: dict[str, list[int] | None] = {
-                "bead_plate": bead,
-                "big_road": _next_cell(self.big_road.columns.sides, self.big_road.layout, side),
-            }
-            for road, mark in zip(self.derived, marks, strict=True):
-                side_cells[road.name] = (
-                    _next_cell(road.columns.sides, road.layout, mark) if mark else None
-                )
-            cells[side] = side_cells
-        return cells  # type: ignore[return-value]
+        works out where a result goes (see :func:`roads.probe.next_cells`)."""
+        return next_cells(self.big_road, self.derived, len(self._bead), self._probe)
 
     def good_roads(self, patterns: Sequence[Pattern] = PATTERNS) -> list[dict[str, Any]]:
         """The Good Roads the Big Road matches now (see :mod:`roads.patterns`), each with the
@@ -316,6 +256,7 @@ class Scorecard:
 
     def to_bytes(self) -> bytes:
         """The whole state in the compact binary form of :mod:`roads.state`."""
+        # Not self._parts(): that would make a Parts for nothing, on every write's path.
         parts = (self._log, self._composition, self._stats, self.big_road, self.derived)
         return snapshot.dump(self.tail, self._composition.decks, *parts)
 
@@ -336,10 +277,3 @@ class Scorecard:
 
     def __repr__(self) -> str:
         return f"Scorecard(rounds={len(self._log)}, columns={len(self.big_road.columns.lengths)})"
-
-
-def _next_cell(sides: list[str], layout: GridLayout, mark: str) -> list[int]:
-    """The grid cell a road whose columns are of ``sides`` would give its next ``mark``."""
-    after = layout.copy()
-    col, row = after.extend() if sides and sides[-1] == mark else after.new_column()
-    return [col, row]

@@ -14,12 +14,28 @@ current shoe):
 
 The service's Lua scripts keep only the atomic part: they commit a write computed from a head
 only if the head is unchanged (its version, count and current shoe, compared and set at once).
+
+The shoe's numbers live here too, the one home every module of :mod:`roads` reads them from
+(the service's settings, ``api/config.py``, spell their defaults again: it imports no domain).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+
+#: Cards in a deck: each of the 52 distinct cards of :data:`roads.cards.CARDS` once.
+DECK_CARDS = 52
+#: Decks in a shoe unless a table says otherwise.
+DEFAULT_DECKS = 8
+#: Cards behind the cut card: many baccarat tables leave about 14 (seed 002's house, 52).
+DEFAULT_CUT_CARD = 14
+#: The most hands a shoe of 8 decks can deal: its 416 cards, at least 4 a hand (104).
+HANDS = DEFAULT_DECKS * DECK_CARDS // 4
+#: An 8-deck shoe's hands, on average, with the cut card 14 cards from the back (80.4).
+SHOE_HANDS = 80
+#: The most rounds a scorecard takes. No 8-deck shoe comes near it; it bounds the state format.
+MAX_ROUNDS = 4096
 
 
 class Verdict(Enum):

@@ -15,11 +15,10 @@ import random
 from collections.abc import Iterator, Sequence
 
 from roads.cards import CARDS, Card
-from roads.composition import DEFAULT_DECKS
 from roads.round import Round
 from roads.rules import deal_hands
+from roads.shoe import DEFAULT_CUT_CARD, DEFAULT_DECKS
 
-DEFAULT_CUT_CARD = 14
 MIN_CUT_CARD = 6  # a round takes at most 6 cards, so at least 6 must lie behind the cut card
 
 

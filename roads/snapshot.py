@@ -1,42 +1,20 @@
-"""A scorecard's parts as the compact bytes of :mod:`roads.state`, and back: the whole layout, in
-order (header, rounds, dealt cards, statistics, the Big Road, each derived road). What can be
-read off the rounds (the bead plate, each Big Road cell's round) is not stored."""
+"""A scorecard's parts (:class:`roads.scoreparts.Parts`) as the compact bytes of
+:mod:`roads.state`, and back: the whole layout, in order (header, rounds, dealt cards,
+statistics, the Big Road, each derived road). What can be read off the rounds (the bead plate,
+each Big Road cell's round) is not stored."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from roads.bigroad import BigRoad
 from roads.composition import Composition
 from roads.derived import DERIVED_ROADS, DerivedRoad
-from roads.grid import Tail
 from roads.roundlog import RoundLog
+from roads.scoreparts import Parts
+from roads.shoe import DECK_CARDS
 from roads.state import FORMAT_VERSION, MAGIC, TAILS, Reader, StateError, Writer
 from roads.stats import ShoeStats
-
-
-class Parts(NamedTuple):
-    """What a scorecard's state is made of."""
-
-    tail: Tail
-    decks: int
-    log: RoundLog
-    composition: Composition
-    stats: ShoeStats
-    big_road: BigRoad
-    derived: tuple[DerivedRoad, ...]
-
-    def copy(self) -> Parts:
-        """Parts that share nothing mutable with these."""
-        return Parts(
-            self.tail,
-            self.decks,
-            self.log.copy(),
-            self.composition.copy(),
-            self.stats.copy(),
-            self.big_road.copy(),
-            tuple(road.copy() for road in self.derived),
-        )
 
 
 def dump(*parts: Any) -> bytes:
@@ -73,7 +51,7 @@ def _read(reader: Reader) -> Parts:
     tail = TAILS[reader.u8()]
     decks = reader.u8()
     log = RoundLog.read(reader)
-    composition = Composition(decks, reader.raw(52))
+    composition = Composition(decks, reader.raw(DECK_CARDS))
     stats = ShoeStats.from_counters(tuple(reader.u16s()))
     big_road = BigRoad.read(reader, tail, log.cells())
     derived = tuple(DerivedRoad(name, k, tail) for name, k in DERIVED_ROADS)

@@ -11,7 +11,8 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from api.http.requests import Matches, Text, custom_expression
 from roads.expressions import EXPRESSION_SYNTAX
 from roads.patterns import PATTERNS
-from roads.rarity import BIG_ROAD_SIDES, DERIVED_COLOURS, HANDS, RUN_ROADS
+from roads.rarity import BIG_ROAD_SIDES, DERIVED_COLOURS, RUN_ROADS
+from roads.shoe import HANDS
 
 MAX_TABLES = 100_000
 

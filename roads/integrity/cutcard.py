@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from roads.composition import DEFAULT_DECKS
-from roads.simulator import DEFAULT_CUT_CARD
+from roads.shoe import DECK_CARDS, DEFAULT_CUT_CARD, DEFAULT_DECKS
 
-#: Cards behind the cut card at the least (the simulator's cut card; seed 002's house: 52).
+#: Cards behind the cut card at the least (the shoe's default, the simulator's too; seed 002's
+#: house: 52).
 DEFAULT_BEHIND = DEFAULT_CUT_CARD
 
 
 def last_start(decks: int = DEFAULT_DECKS, behind: int = DEFAULT_BEHIND) -> int:
     """The most cards that can have left the shoe when a round starts."""
-    return 52 * decks - behind
+    return DECK_CARDS * decks - behind
 
 
 def past_cut_card(

@@ -1,23 +1,12 @@
-"""The cards of a shoe in the order they left it: a round deals Player, Banker, Player, Banker,
-then the Player's third card, then the Banker's (DOMAIN: deal order)."""
+"""The cards of a shoe in the order they left it, round after round, each round's in the order
+of :func:`roads.cards.dealt_order`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Iterable
 
-from roads.cards import Card
+from roads.cards import dealt_order
 from roads.round import Round
-
-T = TypeVar("T", Card, int)
-
-
-def dealt_order(player: Sequence[T], banker: Sequence[T]) -> list[T]:
-    """One round's cards (or their indices) as they came out of the shoe."""
-    order = [player[0], banker[0], player[1], banker[1]]
-    order.extend(player[2:])
-    order.extend(banker[2:])
-    return order
 
 
 def dealt_cards(rounds: Iterable[Round], first: int = 1) -> tuple[list[int], list[int]]:

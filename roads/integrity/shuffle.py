@@ -24,7 +24,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from roads.composition import DEFAULT_DECKS
+from roads.shoe import DECK_CARDS, DEFAULT_DECKS
 
 #: How far back (in cards) a neighbour counts: 1 catches maker's order, 2 one perfect riffle,
 #: 3 a riffle whose packets hold one to three cards.
@@ -83,7 +83,7 @@ class ShuffleWatch:
 
     def __init__(self, decks: int = DEFAULT_DECKS) -> None:
         self._left = [decks] * 52
-        self._total = 52 * decks
+        self._total = DECK_CARDS * decks
         self._recent: list[int] = []  # the last max(WINDOWS) cards, newest first
         self._logs = [0.0] * _PAIRS  # log of each (window, rate) ratio
         self._hits = [0] * len(WINDOWS)

@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roads import Round, Scorecard
-from roads.integrity.dealing import dealt_cards, dealt_order
+from roads.cards import dealt_order
+from roads.integrity.dealing import dealt_cards
 from roads.simulator import deal_shoe
 
 
