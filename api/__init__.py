@@ -2,9 +2,18 @@
 
 The layers, each a package whose ``__init__`` says what it holds and may import (the arrows run
 down only): :mod:`api.http` (endpoints) over :mod:`api.services` (the parts, wired once) over
-:mod:`api.live` (background readers of Redis) and :mod:`api.storage` (keys, transport, scripts,
-repositories, read cache), all over the domain library :mod:`roads`. ``docs/architecture.md``
-draws the map.
+:mod:`api.writes` (the writer), :mod:`api.live` (background readers of Redis) and
+:mod:`api.record` (the record in PostgreSQL), over :mod:`api.storage` (keys, transport,
+scripts, repositories, read cache), over :mod:`api.plan` (a write's plan) and :mod:`api.codecs`
+(the wire formats), all over the domain library :mod:`roads`; :mod:`api.images` (the pictures)
+beside them.
+
+Beside the layers: :mod:`api.config` (settings from the environment, each value parsed and
+checked by :mod:`api.envvalues`, shown in a repr or a log only as :mod:`api.redaction` allows),
+:mod:`api.metrics` (every metric), :mod:`api.logs` (JSON log lines), :mod:`api.accesslog` (the
+access log off the request path), :mod:`api.admission` (the bounds on heavy reads),
+:mod:`api.demo` (the demo tables) and :mod:`api.worker` (the gunicorn worker).
+``docs/architecture.md`` draws the map.
 """
 
 from __future__ import annotations

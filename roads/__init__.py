@@ -8,6 +8,30 @@ A pure-Python domain library (no web, no storage, no plotting). Start with :clas
     card.add(Round.from_cards(["AS", "9D"], ["KH", "7C"]))
     card.add("B")
     card.as_dict()["big_road"]
+
+The modules:
+
+- the game: :mod:`.cards`, :mod:`.rules` (the drawing rules), :mod:`.round`,
+  :mod:`.composition` (the cards dealt from the shoe), :mod:`.shoe` (which round a shoe takes
+  next, and the shoe's numbers), :mod:`.variants` (the table variants and their bets),
+  :mod:`.errors`;
+- the roads: :mod:`.columns`, :mod:`.grid`, :mod:`.beadplate`, :mod:`.bigroad`,
+  :mod:`.derived`, :mod:`.probe` (Ask Banker / Ask Player);
+- one shoe's scorecard: :mod:`.scorecard`, made of :mod:`.scoreparts`, with :mod:`.stats`,
+  :mod:`.roundlog` (the rounds, compactly), :mod:`.state` and :mod:`.snapshot` (its compact
+  binary state), :mod:`.shapes` (the JSON shapes it returns) and :mod:`.delta` (a document's
+  change as a JSON Patch);
+- the lobby: :mod:`.lobby` (a table's tile), :mod:`.tileroads` (what a tile draws of each road),
+  :mod:`.patterns`, :mod:`.goodroads` and :mod:`.expressions` (the Good Roads, built in and
+  custom), :mod:`.rarity` and :mod:`.derivedsim` (how unusual a run or a Good Road is);
+- :mod:`.odds`: exact odds (numpy, loaded only when the odds are used);
+- the record's chain: :mod:`.chain`, :mod:`.signedheads` (checked against signed checkpoints)
+  and :mod:`.verify` (``python -m roads.verify``);
+- the integrity watch's checks, :mod:`.integrity`, and the shoes it must catch
+  (:mod:`.badshoes`); :mod:`.simulator`, a seeded shoe simulator.
+
+May import: nothing of the service beyond :mod:`roads` itself (the standard library; numpy for
+the odds).
 """
 
 from roads.cards import CARDS, Card, parse_card
@@ -19,8 +43,8 @@ from roads.expressions import PatternError, parse_expression
 from roads.grid import ROWS, GridLayout
 from roads.patterns import PATTERNS, PROFILES, Pattern
 from roads.round import Round
-from roads.scorecard import MAX_ROUNDS, Scorecard
-from roads.shoe import ShoeHead, Verdict, check_append
+from roads.scorecard import Scorecard
+from roads.shoe import MAX_ROUNDS, ShoeHead, Verdict, check_append
 from roads.state import StateError
 from roads.variants import VARIANTS
 

@@ -1,17 +1,26 @@
 """The service's wire formats, each encoded and decoded in one module (and, where a Lua script
 writes it too, the script's side of it beside the Python side):
 
-- :mod:`.jsontext`: the one JSON encoder and decoder every format uses;
+- :mod:`.jsontext`: the JSON encoder and decoder of the stored and streamed formats (orjson);
 - :mod:`.records`: a round's stored record;
 - :mod:`.stamps`: a cached value stamped with the shoe version it was built at;
 - :mod:`.versionmessage`: the message every committed write publishes;
 - :mod:`.lobbyupdate`: the lobby update a write implies, and the form the write scripts keep it in;
 - :mod:`.events`: an event of the live feed, from its stream entry to the text each channel sends;
-- :mod:`.tiles`: a table's lobby tile, and the lobby's answers made of tiles.
+- :mod:`.tiles`: a table's lobby tile, and the lobby's answers made of tiles;
+- :mod:`.frames`: a lobby frame (each table's tile delta since the frame before) and its
+  ``apply``, the reference of the JavaScript client's;
+- :mod:`.watchupdate`: the integrity watch's part of a write, encoded here and read by the
+  integrity script (:mod:`api.storage.integrityscript`);
+- :mod:`.writelog`: a committed write's entry in its table's log, as the write scripts log it
+  and the recorder reads it back;
+- :mod:`.requestbody`: a request's JSON body, decoded within its limits (the standard library's
+  decoder, whose hooks bound the numbers).
 
-JSON is always made by the encoder (a stored JSON value is embedded whole, as an
-:class:`orjson.Fragment`), never by splicing text; what a client without the odds may see is a
-rendering built without them, not the full one edited.
+The JSON of these formats is made by :mod:`.jsontext` (a stored JSON value is embedded whole, as
+an :class:`orjson.Fragment`), never by splicing text; what a client without the odds may see is a
+rendering built without them, not the full one edited. (Most of the views' answers are not
+these formats: :func:`api.http.answers.dumps` encodes them with the standard library's ``json``.)
 
 May import: :mod:`roads`, orjson. Nothing else of the service: every layer may use these.
 """

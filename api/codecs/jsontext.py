@@ -1,5 +1,8 @@
-"""The one JSON encoder and decoder of the service's wire formats: orjson (compact output, UTF-8,
-and :class:`Fragment` to embed a stored JSON value whole, without decoding it first)."""
+"""The JSON encoder and decoder of the service's stored and streamed formats: orjson (compact
+output, UTF-8, and :class:`Fragment` to embed a stored JSON value whole, without decoding it
+first). A request's body is decoded by :mod:`api.codecs.requestbody` (the standard library's
+decoder, for its hooks), and most of the views' answers are encoded by
+:func:`api.http.answers.dumps` (the standard library's ``json``)."""
 
 from __future__ import annotations
 

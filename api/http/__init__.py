@@ -1,17 +1,35 @@
-"""The HTTP layer: the endpoints (one module per resource), their request and response schemas,
-JSON errors and the keys (:mod:`.keyring`: named, scoped keys kept as digests; :mod:`.auth`: what
-each route needs), who reads the record and how many at once (:mod:`.recordaccess`), the signed
-checkpoints (:mod:`.checkpoints`), and the headers every answer carries (:mod:`.securityheaders`:
-the lobby's Content-Security-Policy, ``nosniff``, ``Referrer-Policy``). Views parse the
-request, call the services
-(:mod:`api.services`: the writer of :mod:`api.writes`, the stores and the read cache of
-:mod:`api.storage`, the live services of :mod:`api.live`) and shape the answer (the lobby's with
-:mod:`api.codecs.tiles`); nothing here talks to Redis itself.
+"""The HTTP layer: the endpoints, their request and response schemas, JSON errors and the keys.
+
+- one module per resource: :mod:`.rounds` (ingest and a shoe's rounds), :mod:`.roads` (the
+  scorecards), :mod:`.images` (their pictures), :mod:`.odds`, :mod:`.tables`, :mod:`.archive`
+  (retired tables), :mod:`.history` (a table's past from the record), :mod:`.checkpoints` (the
+  record's latest signed checkpoint), :mod:`.rarity`, :mod:`.lobby`, :mod:`.integrity` (the
+  watch, for operators), :mod:`.events` (the live feeds), :mod:`.health` (with ``/metrics``) and
+  :mod:`.pages` (the lobby page, ``/docs``, the JavaScript client);
+- their schemas: :mod:`.requests`, :mod:`.responses`, :mod:`.historyschemas`,
+  :mod:`.lobbyschemas`, :mod:`.rarityschemas`, :mod:`.integrityschemas`; :mod:`.openapi` (what
+  the document says beyond the fields); :mod:`.catalogues` (the page's language catalogues, as
+  the API names the patterns from them);
+- what the views share: :mod:`.answers` (the services, ETags, answers through the read cache),
+  :mod:`.parsing` and :mod:`.bodies` (JSON bodies within their limits), :mod:`.errors` (JSON
+  errors), :mod:`.watching` (the card reports the write endpoints refuse, told to the watch);
+- the keys: :mod:`.keyring` (named, scoped keys kept as digests) and :mod:`.auth` (what each
+  route needs); who reads the record and how many at once (:mod:`.recordaccess`);
+- around every answer: :mod:`.securityheaders` (the lobby's Content-Security-Policy,
+  ``nosniff``, ``Referrer-Policy``), :mod:`.cors`, :mod:`.compression`, :mod:`.hotreads` (the
+  hottest reads answered again before Flask) and :mod:`.traffic` (request ids, the access log,
+  request metrics).
+
+Views parse the request, call the services (:mod:`api.services`: the writer of
+:mod:`api.writes`, the stores and the read cache of :mod:`api.storage`, the live services of
+:mod:`api.live`) and shape the answer (the lobby's with :mod:`api.codecs.tiles`); nothing here
+talks to Redis itself.
 
 May import: :mod:`api.services`, :mod:`api.writes`, :mod:`api.storage` (its errors and values),
 :mod:`api.live`, :mod:`api.record` (the record's reads and errors), :mod:`api.codecs`,
-:mod:`api.images`, :mod:`api.metrics`, :mod:`api.logs`, :mod:`roads`. Nothing below imports
-this package.
+:mod:`api.images`, :mod:`api.admission` (the bounds on heavy reads), :mod:`api.config`,
+:mod:`api.metrics`, :mod:`api.logs`, :mod:`api.accesslog` (the access log's queue),
+:mod:`roads`. Nothing below imports this package.
 """
 
 from __future__ import annotations

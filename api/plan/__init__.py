@@ -1,8 +1,10 @@
 """What a write means, decided once: the plan.
 
-:mod:`.planner` turns a round to append, or a correction or a void, into a :class:`.plan.Write`:
-the round's record, the shoe's new scorecard state, the events (each road-changing one with its
-road patch, :mod:`.roadevents`), and the lobby update they imply (:mod:`.lobby`). Storage commits
+:mod:`.planner` turns a round to append, or a correction or a void, into a :class:`.plan.Write`
+(:mod:`.plan`: the plan, and the :class:`.plan.Base` it is computed from): the round's record,
+the shoe's new scorecard state, the events (each road-changing one with its road patch,
+:mod:`.roadevents`), and the lobby update they imply (:mod:`.lobby`), which carries the
+integrity watch's part (:mod:`.watch`). Storage commits
 a plan as it is (:meth:`api.storage.rounds.RoundStore.commit`); nothing here touches Redis.
 
 One more consumer of every write (the integrity watch, the record) is one more function in
