@@ -39,7 +39,6 @@ from api.storage.tables import Tables
 from api.storage.transport import Transport
 from api.storage.versionfeed import VersionFeed
 from api.storage.writelog import clock
-from api.writes.batch import Item, Outcome, append_many
 from api.writes.writer import Writer
 from roads.integrity.shoewatch import WatchSettings
 from roads.integrity.sidebets import ClosePolicy
@@ -166,10 +165,6 @@ class Services:
             integrity_streams=Gate(INTEGRITY_STREAMS, "integrity alert streams"),
             record_reads=Gate(settings.record_reads, "reads of the record"),
         )
-
-    def append_many(self, items: list[Item], by: str = "") -> list[Outcome]:
-        """Rounds of many tables at once (see :func:`api.writes.batch.append_many`)."""
-        return append_many(self.writer, items, by)
 
     def ping(self) -> bool:
         return self.transport.ping()

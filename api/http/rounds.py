@@ -118,7 +118,7 @@ def post_rounds(batch):
         except RoadsError as error:
             abort(status_of(error), message=f"rounds.{index}: {error}")
         items.append((report["table"], report["shoe"], report["round"], round))
-    outcomes = services().append_many(items, key_name())
+    outcomes = services().writer.append_many(items, key_name())
     for outcome in outcomes:
         if isinstance(outcome, ShoeError):
             refused("too_many_copies")

@@ -1,6 +1,8 @@
 """A shoe's scorecard at a version: its cached state when that is of the version, else rebuilt
 from the stored rounds (and cached again). Both the writes (what an append is computed from) and
-the read cache (what an answer is built from) start here.
+the read cache (what an answer is built from) start here; :func:`stamped_scorecard` is the one
+place a stamped state becomes a scorecard. A write whose read went stale is only reported here
+(``None``): the writes decide whether to read again (:mod:`api.writes.retry`).
 """
 
 from __future__ import annotations
@@ -26,8 +28,19 @@ class ShoeRecords(NamedTuple):
     retired: bool  # the table is retired (api.storage.writescripts.RetireTable)
 
 
-# Optimistic reads and writes retry this often when other writers keep winning; then 503.
-MAX_ATTEMPTS = 8
+# A read of a shoe's current scorecard is made again this often while writers keep changing
+# it; then 503. (A write's own retries are api.writes.retry's.)
+READ_ATTEMPTS = 8
+
+
+def stamped_scorecard(state: bytes | None, version: int) -> Scorecard | None:
+    """The scorecard the stamped ``state`` (``b"VERSION:bytes"``) holds when it is of
+    ``version``; at version 0 the empty one (every write raises the version: no rounds yet);
+    else ``None`` (no state of that version cached)."""
+    if version == 0:
+        return Scorecard.from_rounds([])
+    cached = at_version(state, version)
+    return Scorecard.from_bytes(cached) if cached is not None else None
 
 
 class ShoeStates:
@@ -52,7 +65,7 @@ class ShoeStates:
         shoe, :class:`Retired` for a retired table's, :class:`Contended` when it keeps changing
         while read."""
         keys = self.keys.shoe(table, shoe)
-        for _ in range(MAX_ATTEMPTS):
+        for _ in range(READ_ATTEMPTS):
             version, state, retired = self.transport.multi(
                 [
                     ("HGET", keys.info, "version"),
@@ -75,11 +88,9 @@ class ShoeStates:
         """The scorecard at ``version``: the cached ``state`` (``b"VERSION:bytes"``) if it is of
         that version, else rebuilt from the rounds; ``None`` if the shoe is no longer at that
         version."""
-        if version == 0:
-            return Scorecard.from_rounds([])  # every write raises the version: no rounds yet
-        cached = at_version(state, version)
-        if cached is not None:
-            return Scorecard.from_bytes(cached)
+        scorecard = stamped_scorecard(state, version)
+        if scorecard is not None:
+            return scorecard
         current, stored, _ = self.records(keys)
         if (current or 0) != version:
             return None

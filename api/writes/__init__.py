@@ -4,8 +4,8 @@ once), a round corrected, a round voided.
 :class:`.writer.Writer` (:mod:`.writer`) reads what a write is computed from
 (:mod:`api.storage.rounds`), decides what the request is (the next round, a retry of a stored
 one, a conflict: :func:`roads.shoe.check_append`), has it planned (:mod:`api.plan`) and hands
-the plan to storage to commit, again from a fresh read when another writer got there first.
-:mod:`.batch` does the same for many tables' rounds, their plans committed together.
+the plan to storage to commit, again from a fresh read when another writer got there first
+(how often: :mod:`.retry`); many tables' rounds at once, their plans committed together.
 :mod:`.recentwrites` keeps what this process's last write to each table left, so the next round
 needs no read. :mod:`.errors`: what the writer refuses (a :class:`.errors.Conflict`).
 

@@ -4,6 +4,11 @@ Which round may come next is :func:`roads.shoe.check_append`. The next round of 
 process wrote last is computed from what that write left (:mod:`.recentwrites`), without reading
 the shoe back; a stale guess costs one retry, never a wrong write: the commit compares.
 
+Many tables' rounds reported together (:meth:`Writer.append_many`): each table's first round is
+planned from what this process's last write left or from one read per node, and those plans are
+committed together, one round trip per node, every node at once. A write whose read went stale is
+computed again as :mod:`.retry` says.
+
 Each write takes ``by``, the name of the API key that asked for it (``""`` for the service's
 own), which the write scripts log for the record (:mod:`api.codecs.writelog`).
 """
@@ -11,7 +16,7 @@ own), which the write scripts log for the record (:mod:`api.codecs.writelog`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +25,13 @@ from api.plan.plan import Base, Kind, Write
 from api.plan.planner import plan_append, plan_rewrite
 from api.storage.errors import Contended, NotFound
 from api.storage.rounds import RoundStore
-from api.storage.states import MAX_ATTEMPTS
+from api.storage.states import stamped_scorecard
 from api.storage.tables import Tables
 from api.storage.writescripts import AppendBase, WriteReply
 from api.writes.errors import Conflict
 from api.writes.recentwrites import LastWrite, RecentWrites
-from roads import Round
+from api.writes.retry import retried
+from roads import RoadsError, Round, Scorecard
 from roads.integrity.shoewatch import WatchSettings
 from roads.rarity import LobbyFigures
 from roads.shoe import Verdict, check_append
@@ -42,6 +48,10 @@ class Written:
     changed: bool
     record: dict[str, Any]
     version: int
+
+
+Item = tuple[str, str, int, Round]  # table, shoe, round number, round
+Outcome = Written | Exception
 
 
 class Writer:
@@ -84,25 +94,23 @@ class Writer:
         :class:`Contended` when other writers keep winning, a rules error for a round the shoe
         cannot hold."""
         guess = self.recent.take(table, shoe)
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> Written | None:
+            nonlocal guess
             if guess is not None and check_append(guess.head, number) is Verdict.NEXT:
                 base: Base | Written | None = guess.base
             else:
                 (read,) = self.store.read_bases([(table, shoe)])
                 base = self.base_of(table, shoe, number, round, read)
             guess = None
-            if base is None:
-                continue  # the shoe moved on while we read it
-            if isinstance(base, Written):
-                return base  # the identical round again
-            plan = plan_append(
-                table, shoe, number, round, base, watch=self.watch, figures=self.figures()
-            )
+            if base is None or isinstance(base, Written):
+                return base  # the shoe moved on while we read it; or the identical round again
+            figures = self.figures()
+            plan = plan_append(table, shoe, number, round, base, watch=self.watch, figures=figures)
             (reply,) = self.store.commit([plan], by)
-            done = self.settled(plan, reply)
-            if done is not None:
-                return done
-        raise Contended(f"shoe {shoe} is changing too fast; retry")
+            return self.settled(plan, reply)
+
+        return retried(shoe, attempt)
 
     def base_of(
         self, table: str, shoe: str, number: int, round: Round, read: AppendBase
@@ -133,9 +141,7 @@ class Writer:
                 expected_round=head.next_round,
             )
         scorecard = self.store.scorecard_at(table, shoe, read.version, read.state)
-        if scorecard is None:
-            return None
-        return Base(head, read.version, read.variant, scorecard)
+        return base_from(read, shoe, scorecard) if scorecard is not None else None
 
     def settled(self, plan: Write, reply: WriteReply) -> Written | None:
         """The answer when the plan was committed (this process then keeps the scorecard for the
@@ -168,7 +174,8 @@ class Writer:
         by: str,
     ) -> Written:
         void = kind == "void"
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> Written | None:
             version, stored, _ = self.store.records(table, shoe)
             if version is None:
                 raise NotFound(f"table {table} has no shoe {shoe}")
@@ -182,7 +189,6 @@ class Writer:
             if old["void"] or (not void and same_round(old, new)):
                 self.store.committed_again(table)
                 return Written(False, old, version)
-            variant = self.tables.variant(table)
             plan = plan_rewrite(
                 kind,
                 table,
@@ -191,15 +197,87 @@ class Writer:
                 rounds,
                 new,
                 version=version,
-                variant=variant,
+                variant=self.tables.variant(table),
                 watch=self.watch,
                 figures=self.figures(),
             )
             (reply,) = self.store.commit([plan], by)
-            done = self.settled(plan, reply)
-            if done is not None:
-                return done
-        raise Contended(f"shoe {shoe} is changing too fast; retry")
+            return self.settled(plan, reply)
+
+        return retried(shoe, attempt)
+
+    # -- many tables at once ----------------------------------------------------------------
+
+    def append_many(self, items: Sequence[Item], by: str = "") -> list[Outcome]:
+        """Store several rounds, of any tables, in order: for each, what :meth:`append` returns
+        or the exception it raises for that round (:class:`Conflict`, :class:`Contended` or a
+        rules error); an unreachable Redis raises for the whole call. ``by``: the name of the
+        key that sent them, logged with each write for the record.
+
+        The first round of each table whose next round it plainly is goes in the one commit of
+        every such plan; every other round, and any whose commit found the shoe moved on, then
+        goes through :meth:`append` one by one."""
+        outcomes: list[Outcome | None] = [None] * len(items)
+        plans = self._first_plans(items, outcomes)
+        if plans:
+            replies = self.store.commit([plan for _, plan in plans], by)
+            for (index, plan), reply in zip(plans, replies, strict=True):
+                outcomes[index] = self.settled(plan, reply)
+        for index, (table, shoe, number, round) in enumerate(items):
+            if outcomes[index] is None:
+                try:
+                    outcomes[index] = self.append(table, shoe, number, round, by)
+                except (Conflict, Contended, NotFound, RoadsError) as error:
+                    outcomes[index] = error
+        return outcomes  # type: ignore[return-value]
+
+    def _first_plans(
+        self, items: Sequence[Item], outcomes: list[Outcome | None]
+    ) -> list[tuple[int, Write]]:
+        """The plan of each table's first round that plainly comes next: from this process's
+        last write, or from a read whose cached state is current (else :meth:`append` reads
+        again and answers: a repeat, a conflict, a rebuild). A rules error is that round's
+        outcome."""
+        seen: set[str] = set()
+        bases: list[tuple[int, Base]] = []
+        unknown: list[int] = []
+        guesses: dict[int, LastWrite] = {}
+        for index, (table, shoe, number, _) in enumerate(items):
+            if table in seen:
+                continue  # a table's later rounds follow its first one, one by one
+            seen.add(table)
+            guess = self.recent.take_next(table, shoe, number)
+            if guess is None:
+                unknown.append(index)
+            else:
+                bases.append((index, guess.base))
+                guesses[index] = guess
+        reads = self.store.read_bases([items[index][:2] for index in unknown])
+        for index, read in zip(unknown, reads, strict=True):
+            _, shoe, number, _ = items[index]
+            if check_append(read.head(shoe), number) is not Verdict.NEXT:
+                continue
+            scorecard = stamped_scorecard(read.state, read.version)
+            if scorecard is not None:
+                bases.append((index, base_from(read, shoe, scorecard)))
+        plans = []
+        figures = self.figures()
+        for index, base in bases:
+            try:
+                plans.append(
+                    (index, plan_append(*items[index], base, watch=self.watch, figures=figures))
+                )
+            except RoadsError as error:
+                outcomes[index] = error
+                if index in guesses:  # the plan left its scorecard unchanged: still good
+                    self.recent.keep(items[index][0], guesses[index])
+        return plans
+
+
+def base_from(read: AppendBase, shoe: str, scorecard: Scorecard) -> Base:
+    """What an append to ``shoe`` is computed from, given what was ``read`` and the shoe's
+    scorecard at the read's version (the one place a write's base is made from a read)."""
+    return Base(read.head(shoe), read.version, read.variant, scorecard)
 
 
 def closed(shoe: str, current: str) -> str:

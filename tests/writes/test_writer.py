@@ -137,3 +137,42 @@ def test_results_appended_one_by_one_make_the_roads_of_them_all(parts, results):
     assert roads_of(parts, "h", shoe) == Scorecard.from_rounds(results).as_dict()
     records = parts.rounds.history("h", shoe)[1]
     assert "".join(record["result"] for record in records) == results
+
+
+def test_many_tables_rounds_at_once_are_each_answered_as_its_own_report(backend, redis_client):
+    """:meth:`Writer.append_many` over mixed tables (a table this process wrote last, a shoe
+    with a cached state, new tables, a table's later rounds, a resent round, one round that
+    does not fit): each outcome is what :meth:`Writer.append` answers for that round alone (run
+    in a namespace of its own), and the refused round changes nothing."""
+    batch, alone = build_parts(backend), build_parts(backend, namespace="alone")
+    for parts in (batch, alone):
+        feed(parts, "BP")  # t1/s1: this process's last write
+        parts.writer.append("t2", "s2", 1, Round("T"))
+        parts.writer.recent.take("t2", "s2")  # t2/s2: read back from Redis, its state cached
+    items = [
+        ("t1", "s1", 3, Round("B")),
+        ("t2", "s2", 2, Round("P")),
+        ("t3", "s3", 1, Round("B")),
+        ("t1", "s1", 4, Round("T")),
+        ("t3", "s3", 3, Round("P")),  # a gap: refused
+        ("t4", "s4", 1, Round("P")),
+        ("t1", "s1", 2, Round("P")),  # the identical round again
+    ]
+    outcomes = batch.writer.append_many(items, "dealer-7")
+    expected: list[Written | Exception] = []
+    for item in items:
+        try:
+            expected.append(alone.writer.append(*item, by="dealer-7"))
+        except Conflict as error:
+            expected.append(error)
+    refused = outcomes[4]
+    assert isinstance(refused, Conflict) and isinstance(expected[4], Conflict)
+    assert (refused.message, refused.details) == (expected[4].message, expected[4].details)
+    assert refused.details["expected_round"] == 2
+    answered = [(o.changed, o.version, o.record) for o in outcomes if isinstance(o, Written)]
+    alone_answered = [(o.changed, o.version, o.record) for o in expected if isinstance(o, Written)]
+    assert answered == alone_answered and len(answered) == 6
+    assert [changed for changed, _, _ in answered] == [True] * 5 + [False]
+    for table, shoe, results in (("t1", "s1", "BPBT"), ("t2", "s2", "TP"), ("t3", "s3", "B")):
+        assert roads_of(batch, table, shoe) == Scorecard.from_rounds(results).as_dict()
+    assert len(batch.rounds.history("t3", "s3")[1]) == 1  # the refused round stored nothing
