@@ -29,6 +29,11 @@ AUTH = {"X-API-Key": KEY}
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "cluster: also run on a local Redis Cluster")
+    config.addinivalue_line(
+        "markers",
+        "alone: needs the machine to itself (scripts/test runs these after the others, in one "
+        "process): its promise rests on a third party (Pushpin) keeping time under load",
+    )
 
 
 def pytest_generate_tests(metafunc):

@@ -177,6 +177,9 @@ def publisher_pid(store: redis.Redis, seconds: float, other_than: int | None = N
         time.sleep(0.2)
 
 
+# With the other xdist worker busy beside it, Pushpin fell behind its own catch-up once in four
+# fresh-clone runs (events missing, none out of order); alone it passes every time.
+@pytest.mark.alone
 def test_a_client_too_slow_to_read_costs_pushpin_no_memory_and_misses_nothing(deployment):
     """A lobby client that stops reading while 2,000 rounds are dealt: Pushpin does not buffer
     what it cannot deliver (it queues 100 events a client, and drops the rest; its memory stays
