@@ -68,17 +68,19 @@ REFUSALS = {
 }
 
 
+# The same headers as every answer the app makes (api/http/securityheaders.py).
+GUARDS = "".join(f"{name}: {value}\r\n" for name, value in (*ALWAYS, (POLICY, ANSWER)))
+
+
 def refusal(status: str, request_id: str) -> bytes:
     """The whole HTTP answer to a request refused before it reached the app."""
     name, message = REFUSALS.get(status, ("Bad Request", "the request was refused"))
     body = json.dumps(
         {"code": int(status), "status": name, "message": message, "request_id": request_id}
     ).encode()
-    # The same headers as every answer the app makes (api/http/securityheaders.py).
-    guards = "".join(f"{name}: {value}\r\n" for name, value in (*ALWAYS, (POLICY, ANSWER)))
     head = (
         f"HTTP/1.1 {status} {name}\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(body)}\r\n{HEADER}: {request_id}\r\n{guards}"
+        f"Content-Length: {len(body)}\r\n{HEADER}: {request_id}\r\n{GUARDS}"
         "Connection: close\r\n\r\n"
     )
     return head.encode("latin-1") + body

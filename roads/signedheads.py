@@ -96,7 +96,20 @@ def malformed(checkpoint: Any) -> str:
     heads = checkpoint.get("heads")
     if not isinstance(heads, list) or not all(isinstance(h, dict) for h in heads):
         return "its heads are not a list of objects"
+    if not all(_head_shaped(head) for head in heads):
+        return "a head is not {table, shoe, head, number[, writes]} of the right kinds"
     return ""
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _head_shaped(head: dict) -> bool:
+    """A signed head: text ``table``, ``shoe`` and ``head``, a whole ``number``, and ``writes``
+    whole when present (a table's own chain has none)."""
+    texts = all(isinstance(head.get(name), str) for name in ("table", "shoe", "head"))
+    return texts and _whole(head.get("number")) and ("writes" not in head or _whole(head["writes"]))
 
 
 def signature_holds(checkpoint: dict[str, Any], key: Any) -> bool:

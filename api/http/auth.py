@@ -151,7 +151,7 @@ def check_scope(tables: list[str]) -> None:
     one of ``tables``: the first such is named."""
     key = current_key()
     assert key is not None  # behind require_ingest_key
-    for table in tables:
+    for table in dict.fromkeys(tables):  # each table once, in order: the first refused is named
         if not key.may_write(table):
             out_of_scope(table)
 

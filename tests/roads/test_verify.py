@@ -363,3 +363,16 @@ def test_a_checkpoint_by_another_key_keeps_its_place_but_proves_nothing(tmp_path
     forged = forged_after(tmp_path, store[3], rewritten(lines, 2), 6)
     done = run_signed(tmp_path, rewritten(lines, 2), [*store, forged], public)
     assert done.returncode == 1 and "shoe s1 of table t1" in done.stderr
+
+
+def test_a_checkpoint_whose_head_is_of_the_wrong_kinds_is_malformed():
+    """A damaged store line names what is wrong (the endpoint's 503), never passes as a checkpoint
+    whose dump would fail later."""
+    from roads.signedheads import malformed
+
+    good = {"table": "t", "shoe": "s1", "head": "00" * 32, "number": 3, "writes": 3}
+    line = {"format": "roads-checkpoint/1", "seq": 1, "prev": "0" * 64, "key": "k", "sig": "s"}
+    assert malformed({**line, "heads": [good]}) == ""
+    assert malformed({**line, "heads": [{k: v for k, v in good.items() if k != "writes"}]}) == ""
+    for bad in ({"number": "abc"}, {"writes": True}, {"table": 7}, {"head": None}):
+        assert "a head is not" in malformed({**line, "heads": [{**good, **bad}]}), bad
