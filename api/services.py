@@ -16,7 +16,7 @@ from api.config import Settings
 from api.images.pool import RenderPool
 from api.live.broadcast import Broadcaster
 from api.live.drift import DriftWatch
-from api.live.events import BLOCK_SECONDS, EventHub
+from api.live.eventhub import BLOCK_SECONDS, EventHub
 from api.live.framefeed import FrameFeed
 from api.live.framepublisher import FramePublisher
 from api.live.framer import FrameBuilder
@@ -26,10 +26,10 @@ from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.eventstream import EventStream
 from api.storage.framestream import FrameStream
-from api.storage.integrity import IntegrityStore
-from api.storage.integrityscript import IntegrityApply
+from api.storage.integrity.watchapply import IntegrityApply
+from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
-from api.storage.lobby import Lobby
+from api.storage.lobbystore import Lobby
 from api.storage.memo import Memo
 from api.storage.publishing import PublishingSession
 from api.storage.readcache import ReadCache

@@ -27,7 +27,7 @@ def parsers() -> list:
     """Each parser as (what it allows to be raised, a function of the fuzzer's data)."""
     from marshmallow import ValidationError
 
-    from api.codecs.events import is_event_id
+    from api.codecs.feedevents import is_event_id
     from api.codecs.requestbody import BodyError, decode_body
     from api.http.requests import (
         BatchInSchema,
@@ -80,7 +80,7 @@ def run_fuzzer() -> None:  # pragma: no cover - the fuzzer's process
     import atheris
 
     with atheris.instrument_imports():
-        import api.codecs.events
+        import api.codecs.feedevents
         import api.codecs.requestbody
         import api.http.requests  # noqa: F401
         import roads.cards

@@ -50,7 +50,7 @@ from serving import ROOT, gunicorn, redis_server
 from api.config import Settings
 from api.services import Services
 from api.storage.clients import connect
-from api.storage.errors import NotFound
+from api.storage.failures import NotFound
 from roads import Round
 from tests.redis_cluster import LocalCluster
 
@@ -452,7 +452,7 @@ def check(settings: Settings, answered: int, in_flight: int) -> None:
     for t in range(TABLES):
         for shoe in ("s1", "s2", "s3", "s4"):
             try:
-                _, records = rounds.history(f"t{t}", shoe)
+                _, records = rounds.shoe_rounds(f"t{t}", shoe)
             except NotFound:
                 continue
             numbers = [record["round"] for record in records]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from api.config import Settings
 from api.storage.clients import RedisClients, database_of
 from api.storage.keys import Keyspace
-from api.storage.lobby import Lobby
+from api.storage.lobbystore import Lobby
 from api.storage.memo import Memo
 from api.storage.readcache import ReadCache
 from api.storage.rounds import RoundStore

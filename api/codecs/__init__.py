@@ -6,12 +6,13 @@ writes it too, the script's side of it beside the Python side):
 - :mod:`.stamps`: a cached value stamped with the shoe version it was built at;
 - :mod:`.versionmessage`: the message every committed write publishes;
 - :mod:`.lobbyupdate`: the lobby update a write implies, and the form the write scripts keep it in;
-- :mod:`.events`: an event of the live feed, from its stream entry to the text each channel sends;
+- :mod:`.feedevents`: an event of the live feed, from its stream entry to the text each channel
+  sends;
 - :mod:`.tiles`: a table's lobby tile, and the lobby's answers made of tiles;
 - :mod:`.frames`: a lobby frame (each table's tile delta since the frame before) and its
   ``apply``, the reference of the JavaScript client's;
 - :mod:`.watchupdate`: the integrity watch's part of a write, encoded here and read by the
-  integrity script (:mod:`api.storage.integrityscript`);
+  integrity script (:mod:`api.storage.integrity.watchapply`);
 - :mod:`.writelog`: a committed write's entry in its table's log, as the write scripts log it
   and the recorder reads it back;
 - :mod:`.requestbody`: a request's JSON body, decoded within its limits (the standard library's

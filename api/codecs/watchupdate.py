@@ -1,5 +1,5 @@
 """The integrity watch's part of a write, as the integrity script reads it
-(:mod:`api.storage.integrityscript`): carried in the write's lobby update (``watch``), so it is
+(:mod:`api.storage.integrity.watchapply`): carried in the write's lobby update (``watch``), so it is
 kept and applied once and in order like the rest of it.
 
 JSON: ``shoe``, ``round``; ``findings`` ``[[kind, data JSON],

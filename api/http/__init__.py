@@ -2,16 +2,16 @@
 
 - one module per resource: :mod:`.rounds` (ingest and a shoe's rounds), :mod:`.roads` (the
   scorecards), :mod:`.images` (their pictures), :mod:`.odds`, :mod:`.tables`, :mod:`.archive`
-  (retired tables), :mod:`.history` (a table's past from the record), :mod:`.checkpoints` (the
-  record's latest signed checkpoint), :mod:`.rarity`, :mod:`.lobby`, :mod:`.integrity` (the
-  watch, for operators), :mod:`.events` (the live feeds), :mod:`.health` (with ``/metrics``) and
+  (retired tables), :mod:`.historyviews` (a table's past from the record), :mod:`.checkpoints` (the
+  record's latest signed checkpoint), :mod:`.rarity`, :mod:`.lobbyviews`, :mod:`.integrity` (the
+  watch, for operators), :mod:`.feedviews` (the live feeds), :mod:`.health` (with ``/metrics``) and
   :mod:`.pages` (the lobby page, ``/docs``, the JavaScript client);
 - their schemas: :mod:`.requests`, :mod:`.responses`, :mod:`.historyschemas`,
   :mod:`.lobbyschemas`, :mod:`.rarityschemas`, :mod:`.integrityschemas`; :mod:`.openapi` (what
   the document says beyond the fields); :mod:`.catalogues` (the page's language catalogues, as
   the API names the patterns from them);
 - what the views share: :mod:`.answers` (the services, ETags, answers through the read cache),
-  :mod:`.parsing` and :mod:`.bodies` (JSON bodies within their limits), :mod:`.errors` (JSON
+  :mod:`.parsing` and :mod:`.bodies` (JSON bodies within their limits), :mod:`.errorreplies` (JSON
   errors), :mod:`.watching` (the card reports the write endpoints refuse, told to the watch);
 - the keys: :mod:`.keyring` (named, scoped keys kept as digests) and :mod:`.auth` (what each
   route needs); who reads the record and how many at once (:mod:`.recordaccess`);
@@ -41,13 +41,13 @@ from api.http import (
     auth,
     bodies,
     checkpoints,
-    errors,
-    events,
+    errorreplies,
+    feedviews,
     health,
-    history,
+    historyviews,
     images,
     integrity,
-    lobby,
+    lobbyviews,
     odds,
     pages,
     rarity,
@@ -57,7 +57,7 @@ from api.http import (
 from api.http import roads as roads_views
 from api.http.answers import IdConverter
 from api.http.cors import enable_cors
-from api.http.errors import RoadsApi
+from api.http.errorreplies import RoadsApi
 from api.http.openapi import ReportFormsPlugin
 from api.http.requests import ID_PATTERN
 
@@ -71,22 +71,22 @@ def register(app: Flask) -> RoadsApi:
     api.spec.components.security_scheme(
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     )
-    errors.register(app, api)
+    errorreplies.register(app, api)
     auth.install(app)  # a key that cannot be used stops the start
     bodies.install(app)
     enable_cors(app, app.extensions["roads.settings"])
     app.register_blueprint(pages.blp)
     for blueprint in (
         health.blp,
-        lobby.blp,
+        lobbyviews.blp,
         tables.blp,
         rounds.blp,
         roads_views.blp,
         images.blp,
         odds.blp,
-        events.blp,
+        feedviews.blp,
         archive.blp,
-        history.blp,
+        historyviews.blp,
         checkpoints.blp,
         integrity.blp,
         rarity.blp,

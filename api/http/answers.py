@@ -118,7 +118,7 @@ def shoe_answer(
 
 def history_answer(table: str, shoe: str, *, archived: bool = False) -> Response:
     """A shoe's history (a retired table's from the archive), or 304 when the client has it."""
-    version, records = services().rounds.history(table, shoe, archived=archived)
+    version, records = services().rounds.shoe_rounds(table, shoe, archived=archived)
     etag = etag_of(table, shoe, version, "archived-rounds" if archived else "rounds")
     unchanged = not_modified(etag)
     if unchanged is not None:

@@ -1,4 +1,4 @@
-"""The answers of a table's past, from the record (:mod:`api.http.history`)."""
+"""The answers of a table's past, from the record (:mod:`api.http.historyviews`)."""
 
 import marshmallow as ma
 from marshmallow import fields

@@ -12,15 +12,15 @@ from flask import Response, request, stream_with_context
 from flask_smorest import Blueprint, abort
 
 from api.admission import Busy
-from api.codecs.events import is_event_id
+from api.codecs.feedevents import is_event_id
 from api.codecs.records import round_of
 from api.http.answers import services
 from api.http.auth import SECURITY, require_operator_key
 from api.http.integrityschemas import DriftDaySchema, DriftQuerySchema, TableIntegritySchema
 from api.storage.coldshoes import KIND as TAMPERED
 from api.storage.coldshoes import RecordTampered
-from api.storage.errors import NotFound
-from api.storage.integrity import utc_day
+from api.storage.failures import NotFound
+from api.storage.integrity.watchstore import utc_day
 from roads import Scorecard
 from roads.integrity.drift import ALERT, FALSE_DISCOVERY, MIN_ROUNDS
 from roads.integrity.shoewatch import WatchSettings, shoe_report
@@ -55,7 +55,7 @@ def table_integrity(table):
     shoes = []
     for shoe in reversed(info["shoes"][-SHOES:]):
         try:
-            _, records = svc.rounds.history(table, shoe)
+            _, records = svc.rounds.shoe_rounds(table, shoe)
         except NotFound:
             continue
         except RecordTampered as broken:  # listed as such: the table's other shoes still are

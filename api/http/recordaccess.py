@@ -1,4 +1,4 @@
-"""Who reads the record, and how many at once: a table's past (:mod:`api.http.history`) and the
+"""Who reads the record, and how many at once: a table's past (:mod:`api.http.historyviews`) and the
 archive (:mod:`api.http.archive`) need a read or an operator key unless the record is public
 (``ROADS_PUBLIC_RECORD=1``): 401 naming the header otherwise (the keys:
 :func:`api.http.auth.require_record_reader`). Then at most ``ROADS_RECORD_READS`` of them run at

@@ -9,9 +9,9 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 from webargs.fields import DelimitedList
 
-from api.codecs.events import is_event_id
+from api.codecs.feedevents import is_event_id
 from api.http.catalogues import LANGUAGES
-from api.live.events import BAD_EVENT_ID, EVENT_ID
+from api.live.eventhub import BAD_EVENT_ID, EVENT_ID
 from roads import VARIANTS
 from roads.expressions import EXPRESSION_SYNTAX, PatternError, parse_expression
 from roads.lobby import LOBBY_ROADS
@@ -34,7 +34,7 @@ class Text(fields.String):
 
 
 class EventId(validate.Validator):
-    """A stream id each of whose parts Redis takes (:func:`api.codecs.events.is_event_id`)."""
+    """A stream id each of whose parts Redis takes (:func:`api.codecs.feedevents.is_event_id`)."""
 
     def __call__(self, value: str) -> str:
         if not is_event_id(value):

@@ -7,13 +7,13 @@ from flask_smorest import Blueprint, abort
 
 from api.http.answers import dumps, history_answer, services
 from api.http.auth import SECURITY, check_scope, key_name, require_ingest_key
-from api.http.errors import status_of
+from api.http.errorreplies import status_of
 from api.http.parsing import BodyParser
 from api.http.requests import BatchInSchema, CorrectionSchema, RoundInSchema
 from api.http.responses import BatchResultSchema, ErrorSchema, HistorySchema, WriteResultSchema
 from api.http.watching import refused, watched
 from api.metrics import ROUNDS
-from api.writes.errors import Conflict
+from api.writes.refusals import Conflict
 from api.writes.writer import Written
 from roads import RoadsError, Round, RuleError, ShoeError
 
@@ -23,7 +23,7 @@ blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 SHOE = "/v1/tables/<id:table>/shoes/<id:shoe>"
 
 # The answer a report gets when its body is well formed but the round it describes is not one the
-# rules of baccarat deal (api.http.errors.STATUS).
+# rules of baccarat deal (api.http.errorreplies.STATUS).
 AGAINST_THE_RULES = {
     "schema": ErrorSchema,
     "description": "Well formed, but against the rules: cards the drawing rules would not deal, "

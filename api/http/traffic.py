@@ -4,7 +4,7 @@ the Flask app (:class:`Traffic`), so they cover every answer: errors, 304s, comp
 
 - ``X-Request-ID``: the client's when it is a sane token (:data:`SANE_ID`), else a new one. It
   is echoed on every answer, set for the request's log lines (:data:`api.logs.REQUEST_ID`) and
-  put in every JSON error body (:mod:`api.http.errors`).
+  put in every JSON error body (:mod:`api.http.errorreplies`).
 - The access log (the ``roads.access`` lines, on unless ``ROADS_ACCESS_LOG=0``): one JSON line
   a request with method, route, path, status, duration_ms, bytes, request_id, table when the
   route names one, and ``key``, the name of the valid API key it offered (never a secret: the

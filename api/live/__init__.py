@@ -2,7 +2,7 @@
 for the broadcast):
 
 - the version watch (shoe versions kept current by pub/sub, :mod:`.versions`) and the event hub
-  (the live feed's one stream reader, fanned out to every client, :mod:`.events`), both on
+  (the live feed's one stream reader, fanned out to every client, :mod:`.eventhub`), both on
   :mod:`.reconnecting`'s loop;
 - the lobby in frames: the one leased frame builder (:mod:`.framer`), each process's frame feed
   and its ring (:mod:`.framefeed`), the gevent worker's loop that writes each frame to every

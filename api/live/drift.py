@@ -15,7 +15,7 @@ from typing import Any
 
 from api.codecs.jsontext import dumps_text
 from api.live.candidate import Candidate, holder_name
-from api.storage.integrity import IntegrityStore, utc_day
+from api.storage.integrity.watchstore import IntegrityStore, utc_day
 from roads.integrity.drift import ALERT, FALSE_DISCOVERY, fold, report
 
 log = logging.getLogger("roads.drift")

@@ -20,7 +20,7 @@ from api.codecs.frames import tile_delta
 from api.codecs.jsontext import Fragment, dumps, loads
 from api.live.candidate import Candidate
 from api.storage.framestream import FrameStream
-from api.storage.lobby import Lobby
+from api.storage.lobbystore import Lobby
 
 log = logging.getLogger("roads.framer")
 

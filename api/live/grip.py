@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlencode
 
-from api.codecs.events import Channel, Event
+from api.codecs.feedevents import Channel, Event
 from api.codecs.jsontext import dumps
 
 LOBBY = "lobby"
@@ -42,7 +42,7 @@ GRIP_LAST = re.compile(r"^\s*([^;,\s]+)\s*;\s*last-id=([^,\s]+)\s*$")
 
 # When the odds are not public, each channel has a twin for the clients who read them (a read
 # key): ``odds:lobby``, ``odds:t:TABLE``. The plain channels then carry the events without the
-# odds (see :meth:`api.codecs.events.Event.sse`).
+# odds (see :meth:`api.codecs.feedevents.Event.sse`).
 ODDS = "odds:"
 
 
@@ -103,7 +103,7 @@ def page_headers(channel: Channel, last: str) -> dict:
     once and appends to the client's answer (the final page holds). A proxy takes a response of
     at most a megabyte; more would be cut, and the client would miss what was cut. The proxy
     asks this link naming no channel, so it serves the events without the odds; a client who
-    reads them is held at the page's end instead (see ``api/http/events.py``)."""
+    reads them is held at the page's end instead (see ``api/http/feedviews.py``)."""
     params = {"tables": ",".join(sorted(channel))} if channel is not None else {"frames": "0"}
     params["last_event_id"] = last
     return {"Grip-Link": f"</v1/events?{urlencode(params)}>; rel=next"}

@@ -3,7 +3,7 @@
 :mod:`.planner` turns a round to append, or a correction or a void, into a :class:`.plan.Write`
 (:mod:`.plan`: the plan, and the :class:`.plan.Base` it is computed from): the round's record,
 the shoe's new scorecard state, the events (each road-changing one with its road patch,
-:mod:`.roadevents`), and the lobby update they imply (:mod:`.lobby`), which carries the
+:mod:`.roadevents`), and the lobby update they imply (:mod:`.lobbyplan`), which carries the
 integrity watch's part (:mod:`.watch`). Storage commits
 a plan as it is (:meth:`api.storage.rounds.RoundStore.commit`); nothing here touches Redis.
 

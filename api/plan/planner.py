@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from api.codecs.records import record_of
-from api.plan.lobby import lobby_update
+from api.plan.lobbyplan import lobby_update
 from api.plan.plan import Base, Kind, Write
 from api.plan.roadevents import TableEvent, append_events, rewrite_event
 from api.plan.watch import append_part, rewrite_part

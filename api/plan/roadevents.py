@@ -14,14 +14,14 @@ after (:mod:`roads.delta`), and stored with the event by the write's scripts.
 An event is kept as a triple ``(type, data, patch JSON)`` (the patch JSON ``{"base_version":
 ..., "patch": [...]}``, or empty for an event that carries none); :func:`encode_event` makes it
 the form the lobby script writes to the event stream as separate fields
-(:mod:`api.codecs.events`).
+(:mod:`api.codecs.feedevents`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from api.codecs.events import encode_data, encode_patch
+from api.codecs.feedevents import encode_data, encode_patch
 from api.codecs.lobbyupdate import StreamEvent
 from roads import Round, Scorecard
 from roads.delta import Tails, diff, replace_all, round_patch

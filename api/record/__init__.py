@@ -10,7 +10,7 @@
   watch's anchors to the lasting k-gram index (:mod:`.kgrams`), and lets closed shoes leave Redis
   once recorded and ``ROADS_HOT_SECONDS`` old (:mod:`.eviction`); ``python -m api.record.run``
   (:mod:`.run`) runs it in a process of its own;
-- :mod:`.history`: the record's reads: a table's shoes, a shoe's export, and what a shoe or a
+- :mod:`.recordreads`: the record's reads: a table's shoes, a shoe's export, and what a shoe or a
   table that left Redis is brought back from (:mod:`api.storage.coldshoes`), each read one
   read-only snapshot under ``ROADS_RECORD_TIMEOUT_MS``;
 - :mod:`.readback`: what comes back is what the chain covers: a shoe rebuilt from the hashed

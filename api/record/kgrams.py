@@ -14,7 +14,7 @@ import psycopg
 
 from api.codecs.jsontext import dumps_text
 from api.record.database import Database
-from api.storage.integrity import IntegrityStore
+from api.storage.integrity.watchstore import IntegrityStore
 
 TAKEN = 10_000  # anchors a pass takes at most
 

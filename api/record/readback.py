@@ -22,7 +22,7 @@ The rules checked, in recorded order (:mod:`roads.chain`, :mod:`api.record.ledge
 A line that breaks any of them raises :class:`~api.storage.coldshoes.RecordTampered` naming the
 table, the shoe and the first bad write (a 409): never a ``KeyError``, whatever JSON object a
 line holds. Keys a line may carry that this does not need (``by``, the key's name, and any added
-later) are ignored. Pure: no database here (:mod:`api.record.history` reads the rows).
+later) are ignored. Pure: no database here (:mod:`api.record.recordreads` reads the rows).
 """
 
 from __future__ import annotations

@@ -13,12 +13,12 @@ from api.record.checkpoints import Checkpointer, store_of
 from api.record.checkpointstore import CheckpointStore
 from api.record.database import Database
 from api.record.eviction import Eviction
-from api.record.history import History
 from api.record.kgrams import KgramIndex
 from api.record.ledger import Ledger
 from api.record.recorder import Recorder
+from api.record.recordreads import RecordReads
 from api.storage.coldshoes import ColdShoes
-from api.storage.integrity import IntegrityStore
+from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
 from api.storage.transport import Transport
 from api.storage.writelog import WriteLog
@@ -28,7 +28,7 @@ from api.storage.writelog import WriteLog
 class Record:
     database: Database
     recorder: Recorder
-    history: History
+    reads: RecordReads
 
     cold: ColdShoes
     checkpoints: CheckpointStore | None = None
@@ -42,8 +42,8 @@ class Record:
         # Before anything is opened: a signing key that cannot be used stops the recorder here.
         signer = Checkpointer.of(settings, store) if signing else None
         database = Database(settings.database_url, read_timeout_ms=settings.record_timeout_ms)
-        history = History(database, settings.hot_seconds)
-        cold = ColdShoes(transport, keys, history)
+        reads = RecordReads(database, settings.hot_seconds)
+        cold = ColdShoes(transport, keys, reads)
         kgrams = KgramIndex(database, IntegrityStore(transport, keys.integrity))
         recorder = Recorder(
             WriteLog(transport, keys),
@@ -53,7 +53,7 @@ class Record:
             kgrams=kgrams.step if settings.integrity else None,
             checkpoints=signer,
         )
-        return cls(database, recorder, history, cold, store)
+        return cls(database, recorder, reads, cold, store)
 
     def behind_seconds(self, now_ms: int) -> float:
         """How far behind the record is, as the recorder last reported it (0: caught up)."""

@@ -8,19 +8,19 @@ from them, reached through one door.
 - :mod:`.scripts`, :mod:`.writescripts`, :mod:`.lobbyscript`: the Lua scripts, each with its
   Python wrapper (the formats they read and write are :mod:`api.codecs`');
 - :mod:`.rounds` (with :mod:`.states`): what a write is computed from, committing a write's plan
-  (:mod:`api.plan`), a shoe's history; :mod:`.tables`, :mod:`.lobby`: tables and the lobby;
+  (:mod:`api.plan`), a shoe's history; :mod:`.tables`, :mod:`.lobbystore`: tables and the lobby;
 - :mod:`.readcache` (with :mod:`.memo`): every answer built from a shoe, found or built once;
 - :mod:`.versionfeed`, :mod:`.eventstream`, :mod:`.publishing`, :mod:`.framestream`: what the
   live readers (:mod:`api.live`) read and keep (the version channel, the event stream, the GRIP
   publisher's lease and cursor, the lobby's frames and keyframe), each subscription or blocking
   read on a connection of its own;
-- :mod:`.integrityscript`, :mod:`.integrity`: the integrity watch's keys, filled by the Lua the
-  lobby script runs a write's watch part with, and read (findings, a day's tallies, the alert
-  stream, a drift alert raised once);
+- :mod:`.integrity` (a package): the integrity watch's keys, filled by the Lua the lobby script
+  runs a write's watch part with, and read (findings, a day's tallies, the alert stream, a drift
+  alert raised once);
 - :mod:`.writelog`, :mod:`.coldshoes`: the record's Redis side (each table's log of writes, the
   recorder's lease), and shoes or tables out of Redis and back from the record (a
   :class:`~.coldshoes.ColdSource`, which storage knows only as that);
-- :mod:`.errors`, :mod:`.known`: what the layer raises, and the interface of what the process
+- :mod:`.failures`, :mod:`.known`: what the layer raises, and the interface of what the process
   knows of versions (filled in from above, by :mod:`api.live.versions`).
 
 May import: :mod:`api.config`, :mod:`api.metrics` (what it counts), :mod:`api.codecs`,

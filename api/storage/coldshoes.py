@@ -15,7 +15,7 @@ by a margin, the time of the restore in seconds: above any a reader may have see
 answers by version), as no table writes more than once a second on average over the years, and
 growing from one restore to the next.
 
-The record is reached through a :class:`ColdSource` (:class:`api.record.history.History`):
+The record is reached through a :class:`ColdSource` (:class:`api.record.recordreads.RecordReads`):
 storage does not know PostgreSQL. What the source hands back is rebuilt from the bytes the
 record's chain covers, the chain checked (:mod:`api.record.readback`); a shoe whose chain
 breaks is refused (:class:`RecordTampered`, a 409 naming the shoe and the first bad write), never
@@ -33,7 +33,7 @@ from cachetools import TTLCache
 
 from api.codecs.jsontext import dumps_text
 from api.codecs.records import decode as decode_record
-from api.storage.integrity import IntegrityStore
+from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
 from api.storage.scripts import Script
 from api.storage.transport import Transport

@@ -1,6 +1,6 @@
 """The lobby's event stream (``{lobby}:events``), read: ranges for a client that resumes, each
 table's newest event, and a blocking reader on a connection of its own for a process's event hub
-(:mod:`api.live.events`). Entries come back as :class:`api.codecs.events.Event`."""
+(:mod:`api.live.eventhub`). Entries come back as :class:`api.codecs.feedevents.Event`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import redis
 
-from api.codecs.events import Event, entry_event
+from api.codecs.feedevents import Event, entry_event
 from api.storage.keys import LobbyKeys
 from api.storage.transport import Transport
 

@@ -41,7 +41,7 @@ from functools import cached_property
 class TableKeys:
     meta: str
     shoes: str
-    lobby: str
+    lobby_update: str  # the lobby update of the table's last write, kept for a retry
     log: str
 
 
@@ -63,9 +63,9 @@ class ShoeKeys:
 
 @dataclass(frozen=True)
 class LobbyKeys:
-    """The lobby-wide keys, all under one hash tag (see :mod:`api.storage.lobby`); ``events`` is
-    the Redis Stream the live event feed reads. The lobby script names the ``grown`` and member
-    hashes from ``applied``, which is ``TAG:applied``."""
+    """The lobby-wide keys, all under one hash tag (see :mod:`api.storage.lobbystore`);
+    ``events`` is the Redis Stream the live event feed reads. The lobby script names the
+    ``grown`` and member hashes from ``applied``, which is ``TAG:applied``."""
 
     tag: str
     applied: str
@@ -155,7 +155,7 @@ class Keyspace:
     def table(self, table: str) -> TableKeys:
         tag = f"{self.prefix}{{t:{table}}}"
         return TableKeys(
-            meta=f"{tag}:meta", shoes=f"{tag}:shoes", lobby=f"{tag}:lobby", log=f"{tag}:log"
+            meta=f"{tag}:meta", shoes=f"{tag}:shoes", lobby_update=f"{tag}:lobby", log=f"{tag}:log"
         )
 
     def shoe(self, table: str, shoe: str) -> ShoeKeys:

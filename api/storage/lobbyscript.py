@@ -23,8 +23,8 @@ from typing import Any
 
 from api.codecs import lobbyupdate
 from api.codecs.tiles import registry_entry
-from api.storage import integrityscript
-from api.storage.integrityscript import IntegrityApply
+from api.storage.integrity import watchapply
+from api.storage.integrity.watchapply import IntegrityApply
 from api.storage.keys import LobbyKeys
 from api.storage.scripts import Script
 from roads.lobby import LOBBY_ROADS
@@ -47,12 +47,12 @@ def lua_list(names: tuple[str, ...]) -> str:
 # KEYS: LobbyPublish.publish_keys (applied sequence numbers, table registry, summaries, road
 #       shapes, matched patterns, lobby sequence counter, event stream, favourable bets, retired
 #       entries, each table's last event id, then one "grown" hash per lobby road and one member
-#       hash per pattern), then with the integrity watch on its keys (integrityscript.KEY_NAMES),
+#       hash per pattern), then with the integrity watch on its keys (watchapply.KEY_NAMES),
 #       then, when ARGV[4] is empty, the table's stored lobby update ({t:TABLE}:lobby)
 # ARGV: table, default registry entry JSON, stream length bound, the stored update (Stored), or
 #       empty to read it from the last key; the lobby roads and the pattern ids, in KEYS' order;
 #       each pattern's chance in a shoe, in the same order (empty: none); with the watch on, its
-#       arguments (integrityscript.ARG_NAMES)
+#       arguments (watchapply.ARG_NAMES)
 # Returns {0} when the update was applied before, else {1, lobby sequence number, the kinds of
 # the integrity alerts raised (comma-separated), the ids of the events added...}.
 LOBBY_PUBLISH = Script(
@@ -196,10 +196,10 @@ transition(KEYS[5], update.matched, 'good_road', 'pattern', 'since_round', funct
 end)
 transition(KEYS[8], update.edges, 'edge', 'bet', 'rtp', function() end)
 return {1, lseq, raised, unpack(ids)}
-""".replace("WATCH_KEYS", lua_list(integrityscript.KEY_NAMES)).replace(
-        "WATCH_ARGS", lua_list(integrityscript.ARG_NAMES)
+""".replace("WATCH_KEYS", lua_list(watchapply.KEY_NAMES)).replace(
+        "WATCH_ARGS", lua_list(watchapply.ARG_NAMES)
     ),
-    uses=[lobbyupdate.LUA, integrityscript.LUA],
+    uses=[lobbyupdate.LUA, watchapply.LUA],
 )
 
 

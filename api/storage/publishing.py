@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import redis
 
-from api.codecs.events import Event
+from api.codecs.feedevents import Event
 from api.storage.eventstream import StreamReader
 from api.storage.keys import LobbyKeys
 from api.storage.scripts import Script

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from api.codecs.stamps import at_version, stamped
 from api.metrics import read_cache
-from api.storage.errors import NotFound, Retired
+from api.storage.failures import NotFound, Retired
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.memo import Memo
@@ -147,9 +147,9 @@ class ReadCache:
 
     def _read(self, table: str, shoe: str, read: ReadOrClaim | ReadCached) -> Lookup:
         token = self.versions.token()  # before the read: its version may then be recorded
-        found = read.parse(self.transport.read(read.keys.info, read.queue, read.run))
+        found = read.parse(self.transport.send_one(read.keys.info, read.queue, read.run))
         if found.version is None and not found.retired and self.states.warm(table, shoe):
-            found = read.parse(self.transport.read(read.keys.info, read.queue, read.run))
+            found = read.parse(self.transport.send_one(read.keys.info, read.queue, read.run))
         if found.retired:
             raise Retired(table)
         if found.version is None:
@@ -181,7 +181,7 @@ class ReadCache:
         key = self.keys.shoe(table, shoe).cache(name)
         value = stamped(version, body)
         # A cache: lost with its node at worst, and rebuilt; no wait for replicas.
-        self.transport.read(
+        self.transport.send_one(
             key,
             lambda commands: commands.execute_command("SET", key, value, "EX", self.cache_ttl),
             lambda client: client.set(key, value, ex=self.cache_ttl),

@@ -1,5 +1,5 @@
 """The rounds store: what a write is computed from, committing a write's plan, and a shoe's
-history.
+rounds as stored.
 
 Rounds are the source of truth (no TTL). A plan (:class:`api.plan.plan.Write`) is committed by
 one script on the table's slot, with the shoe's new version, its scorecard state and the lobby
@@ -19,9 +19,9 @@ from typing import Any
 from api.codecs import records
 from api.codecs.lobbyupdate import Stored
 from api.plan.plan import Write
-from api.storage.errors import NotFound, Retired
-from api.storage.integrity import utc_day
-from api.storage.integrityscript import IntegrityApply, count_alerts
+from api.storage.failures import NotFound, Retired
+from api.storage.integrity.watchapply import IntegrityApply, count_alerts
+from api.storage.integrity.watchstore import utc_day
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.lobbyscript import LobbyPublish, raised_kinds
@@ -96,7 +96,7 @@ class RoundStore:
         if len(reads) == 1:  # with the client's own routing to fall back on, on a cluster
             (read,) = reads
             routed = lambda client: READ_FOR_APPEND.run(client, read.key_list)  # noqa: E731
-            return [read.parse(self.transport.read(read.keys.table.meta, read.queue, routed))]
+            return [read.parse(self.transport.send_one(read.keys.table.meta, read.queue, routed))]
         found: list[AppendBase | None] = [None] * len(reads)
         for positions, replies in self.transport.on_each_node(
             list(range(len(reads))),
@@ -133,7 +133,7 @@ class RoundStore:
         """Commit each plan that still fits its shoe (see the module doc); each plan's reply, in
         order (``by``: the name of the key that made the writes, for the record's log). This
         process then knows each committed shoe's version. With
-        ``ROADS_WRITE_REPLICAS`` set, raise :class:`~api.storage.errors.NotReplicated` when the
+        ``ROADS_WRITE_REPLICAS`` set, raise :class:`~api.storage.failures.NotReplicated` when the
         replicas do not confirm the writes in time (they stand on the masters; a retry is safe)."""
         token = self.versions.token()
         together = self.transport.cross_slot
@@ -151,7 +151,7 @@ class RoundStore:
             lobby = partial(
                 self.publish.queue_stored,
                 table=call.table,
-                stored_key=call.keys.table.lobby,
+                stored_key=call.keys.table.lobby_update,
                 day=day,
             )
             return [call.queue, lobby]
@@ -228,7 +228,9 @@ class RoundStore:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def history(self, table: str, shoe: str, *, archived: bool = False) -> tuple[int, list[dict]]:
+    def shoe_rounds(
+        self, table: str, shoe: str, *, archived: bool = False
+    ) -> tuple[int, list[dict]]:
         """The shoe's version and every round record in order, void ones included. A retired
         table's shoes are read only from the archive (``archived``): otherwise :class:`Retired`,
         and an archive read of a table that is not retired is :class:`NotFound`."""

@@ -13,7 +13,7 @@ from api.codecs.records import decode as decode_record
 from api.codecs.records import round_of
 from api.codecs.stamps import at_version
 from api.storage.coldshoes import ColdShoes
-from api.storage.errors import Contended, NotFound, Retired
+from api.storage.failures import Contended, NotFound, Retired
 from api.storage.keys import Keyspace, ShoeKeys
 from api.storage.transport import Transport
 from api.storage.writescripts import STORE_STATE

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from api.storage.coldshoes import ColdShoes
-from api.storage.errors import Retired
+from api.storage.failures import Retired
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
-from api.storage.lobby import Lobby
+from api.storage.lobbystore import Lobby
 from api.storage.transport import Transport
 from api.storage.writelog import Clock
 from api.storage.writescripts import PUT_TABLE, RETIRE_TABLE, RetireTable

@@ -30,7 +30,7 @@ from redis.cluster import RedisCluster
 from api.config import Settings
 from api.storage.clients import RedisClients, after_fork
 from api.storage.coalesce import Coalescer, at_once
-from api.storage.errors import NotReplicated
+from api.storage.failures import NotReplicated
 from api.storage.nodelink import Commands, NodeLink, PoolLink
 from api.storage.scripts import SCRIPTS, Script
 
@@ -129,7 +129,7 @@ class Transport:
             batcher = self._batchers.setdefault(key, Coalescer(send))
         return batcher.call((slot_key, fill))
 
-    def read(self, slot_key: str, fill: Fill, routed: Callable[[redis.Redis], Any]) -> Any:
+    def send_one(self, slot_key: str, fill: Fill, routed: Callable[[redis.Redis], Any]) -> Any:
         """The reply to the one command ``fill`` queues (a read, or a cache write): sent like the
         writes but without ``WAIT``. On a cluster, should that fail because the cluster changed
         shape, the command is made once more as ``routed(client)``, through the cluster

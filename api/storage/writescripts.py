@@ -143,7 +143,7 @@ class AppendRound:
                 keys.rounds,
                 keys.state,
                 keys.table.shoes,
-                keys.table.lobby,
+                keys.table.lobby_update,
                 keys.table.log,
             ],
             [
@@ -214,7 +214,14 @@ class ReplaceRound:
         keys = self.keys
         REPLACE_ROUND.queue(
             commands,
-            [keys.info, keys.rounds, keys.state, keys.table.meta, keys.table.lobby, keys.table.log],
+            [
+                keys.info,
+                keys.rounds,
+                keys.state,
+                keys.table.meta,
+                keys.table.lobby_update,
+                keys.table.log,
+            ],
             [
                 self.version,
                 self.index,

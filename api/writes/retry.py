@@ -1,7 +1,7 @@
 """The writes' retry policy: a write computed from a read that went stale (storage reports it:
 :meth:`api.storage.rounds.RoundStore.scorecard_at` gives ``None``, a commit's reply is not
 ``committed``) is computed again from a fresh read, at most :data:`MAX_ATTEMPTS` times; then
-:class:`~api.storage.errors.Contended` (503: other writers keep winning, the client retries).
+:class:`~api.storage.failures.Contended` (503: other writers keep winning, the client retries).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from api.storage.errors import Contended
+from api.storage.failures import Contended
 
 # A write is computed this often when other writers keep winning; then 503.
 MAX_ATTEMPTS = 8

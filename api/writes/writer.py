@@ -23,13 +23,13 @@ from typing import Any
 from api.codecs.records import differences, round_of, same_round
 from api.plan.plan import Base, Kind, Write
 from api.plan.planner import plan_append, plan_rewrite
-from api.storage.errors import Contended, NotFound
+from api.storage.failures import Contended, NotFound
 from api.storage.rounds import RoundStore
 from api.storage.states import stamped_scorecard
 from api.storage.tables import Tables
 from api.storage.writescripts import AppendBase, WriteReply
-from api.writes.errors import Conflict
 from api.writes.recentwrites import LastWrite, RecentWrites
+from api.writes.refusals import Conflict
 from api.writes.retry import retried
 from roads import RoadsError, Round, Scorecard
 from roads.integrity.shoewatch import WatchSettings

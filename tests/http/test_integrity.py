@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from api.storage.integrity import utc_day
+from api.storage.integrity.watchstore import utc_day
 from roads import Round
 from roads.badshoes import maker_order, riffled_once
 from roads.integrity import drift

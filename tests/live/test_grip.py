@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from api.codecs.events import entry_event
+from api.codecs.feedevents import entry_event
 from api.config import ConfigError, Settings
 from api.live.grip import publish_items
 from api.live.gripsig import verified

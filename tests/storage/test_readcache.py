@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from api.codecs.stamps import stamped
-from api.storage.errors import NotFound, Retired
+from api.storage.failures import NotFound, Retired
 from api.storage.readcache import Answer
 from roads import Round, Scorecard
 from tests.layer_parts import Parts, build_parts

@@ -10,7 +10,7 @@ from api.codecs.stamps import stamped
 from api.codecs.writelog import LoggedWrite
 from api.plan.plan import Base, Write
 from api.plan.planner import plan_append, plan_rewrite
-from api.storage.errors import NotFound, Retired
+from api.storage.failures import NotFound, Retired
 from api.storage.rounds import RoundStore
 from api.storage.writescripts import AppendBase
 from roads import Round, Scorecard
@@ -52,7 +52,7 @@ def test_a_new_shoe_is_read_as_empty(parts):
     assert empty is not None and empty.as_dict() == Scorecard.from_rounds([]).as_dict()
     assert store.record("t1", "s1", 1) is None
     with pytest.raises(NotFound, match="table t1 has no shoe s1"):
-        store.history("t1", "s1")
+        store.shoe_rounds("t1", "s1")
 
 
 def test_a_committed_plan_is_the_shoe_and_raises_its_version(parts):
@@ -67,7 +67,7 @@ def test_a_committed_plan_is_the_shoe_and_raises_its_version(parts):
     (reply,) = store.commit([second])
     assert (reply.committed, reply.version) == (True, 2)
     assert store.record("t1", "s1", 2) == second.record == {**second.record, "round": 2}
-    assert store.history("t1", "s1") == (2, [first.record, second.record])
+    assert store.shoe_rounds("t1", "s1") == (2, [first.record, second.record])
     # This process now knows the shoe's version and the table's current shoe (its own writes).
     assert parts.versions.get("t1", "s1") == 2 and parts.versions.current("t1") == "s1"
     scorecard = store.scorecard_at("t1", "s1", 2, None)  # no state: rebuilt from the rounds
@@ -82,7 +82,7 @@ def test_a_plan_computed_from_a_stale_read_changes_nothing(parts):
     assert (late.committed, late.version) == (False, 1)
     (again,) = store.commit([mine])  # the same plan twice: a repeat is not applied again
     assert not again.committed
-    assert store.history("t1", "s1") == (1, [mine.record])
+    assert store.shoe_rounds("t1", "s1") == (1, [mine.record])
     assert store.scorecard_at("t1", "s1", 0, None) is not None  # version 0: always empty
     assert store.scorecard_at("t1", "s1", 2, None) is None  # a version the shoe is not at
 
@@ -101,7 +101,7 @@ def test_a_plan_whose_head_is_not_the_shoe_changes_nothing(parts):
     closed = planned(store, "t1", "s1", 2, "P")
     feed(store, "T", shoe="s2")
     assert not store.commit([closed])[0].committed
-    assert store.history("t1", "s1") == (1, [record])
+    assert store.shoe_rounds("t1", "s1") == (1, [record])
     assert read.current == "s1" and store.read_bases([("t1", "s1")])[0].current == "s2"
 
 
@@ -112,7 +112,7 @@ def test_plans_of_many_tables_commit_in_one_call(parts):
     replies = store.commit(plans)
     assert [(reply.committed, reply.version) for reply in replies] == [(True, 1)] * 6
     for table, plan in zip(tables, plans, strict=True):
-        assert store.history(table, "s1") == (1, [plan.record])
+        assert store.shoe_rounds(table, "s1") == (1, [plan.record])
     # Each write's lobby update reached the lobby: every table has its tile with its round.
     tiles = parts.lobby.tiles_of(tables)
     assert [tiles[table].summary["recent"] for table in tables] == [[r] for r in "BPTBPT"]
@@ -136,7 +136,7 @@ def test_a_correction_and_a_void_are_committed_over_the_rounds(parts):
     )
     assert store.commit([void])[0].committed
     assert not store.commit([stale])[0].committed  # computed at version 4; the shoe is at 5
-    version, records = store.history("t1", "s1")
+    version, records = store.shoe_rounds("t1", "s1")
     assert version == 5
     assert [(r["result"], r["void"]) for r in records] == [("B", True), ("T", False), ("B", False)]
     assert store.read_bases([("t1", "s1")])[0].count == 3  # a rewrite adds no round
@@ -166,9 +166,9 @@ def test_a_retired_tables_history_is_read_only_from_the_archive(parts):
     store = parts.rounds
     records = feed(store, "BP")
     with pytest.raises(NotFound, match="table t1 is not retired"):
-        store.history("t1", "s1", archived=True)
+        store.shoe_rounds("t1", "s1", archived=True)
     assert parts.tables.retire("t1") == ["s1"]
     with pytest.raises(Retired):
-        store.history("t1", "s1")
-    version, archived = store.history("t1", "s1", archived=True)
+        store.shoe_rounds("t1", "s1")
+    version, archived = store.shoe_rounds("t1", "s1", archived=True)
     assert archived == records and version == 3  # retiring raised the shoe's version

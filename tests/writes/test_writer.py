@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.codecs.writelog import LoggedWrite
-from api.storage.errors import NotFound
-from api.writes.errors import Conflict
+from api.storage.failures import NotFound
+from api.writes.refusals import Conflict
 from api.writes.writer import Written
 from roads import Round, Scorecard
 from tests.layer_parts import Parts, build_parts
@@ -135,7 +135,7 @@ def test_results_appended_one_by_one_make_the_roads_of_them_all(parts, results):
     for number, result in enumerate(results, start=1):
         assert parts.writer.append("h", shoe, number, Round(result)).version == number
     assert roads_of(parts, "h", shoe) == Scorecard.from_rounds(results).as_dict()
-    records = parts.rounds.history("h", shoe)[1]
+    records = parts.rounds.shoe_rounds("h", shoe)[1]
     assert "".join(record["result"] for record in records) == results
 
 
@@ -175,4 +175,4 @@ def test_many_tables_rounds_at_once_are_each_answered_as_its_own_report(backend,
     assert [changed for changed, _, _ in answered] == [True] * 5 + [False]
     for table, shoe, results in (("t1", "s1", "BPBT"), ("t2", "s2", "TP"), ("t3", "s3", "B")):
         assert roads_of(batch, table, shoe) == Scorecard.from_rounds(results).as_dict()
-    assert len(batch.rounds.history("t3", "s3")[1]) == 1  # the refused round stored nothing
+    assert len(batch.rounds.shoe_rounds("t3", "s3")[1]) == 1  # the refused round stored nothing

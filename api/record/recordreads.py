@@ -14,7 +14,7 @@ to retry (:class:`~api.record.database.RecordBusy`), never a table taken as new.
 pool's size less one reads hold a connection at once in a process, whoever asks (a keyed read
 of the past, or an anonymous read that brings a shoe or a table back): one more is a 503 at
 once, and the connection left is a writer's, to ask whether a table is known to the record
-(:meth:`History.table` with ``writing``), which waits at most the pool's wait."""
+(:meth:`RecordReads.table` with ``writing``), which waits at most the pool's wait."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ SUMMARY = "shoe, opened_at, closed_at, outcomes, head, writes"  # a shoe's row, 
 READERS_BUSY = "the record (PostgreSQL) is busy with other reads; retry shortly"
 
 
-class History:
+class RecordReads:
     def __init__(self, database: Database, hot_seconds: int) -> None:
         self.database = database
         self.hot_seconds = hot_seconds

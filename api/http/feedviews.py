@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from flask import Response, current_app, request
 from flask_smorest import Blueprint, abort
 
-from api.codecs.events import RESET, Channel, Event, is_event_id, stream_key
+from api.codecs.feedevents import RESET, Channel, Event, is_event_id, stream_key
 from api.http.answers import services
 from api.http.auth import reads_odds
 from api.http.requests import EventsQuerySchema, LobbyFrameQuerySchema
 from api.live.broadcast import END, SLOW, Broadcaster, Viewer
-from api.live.events import BAD_EVENT_ID, Subscription
+from api.live.eventhub import BAD_EVENT_ID, Subscription
 from api.live.framefeed import FrameFeed, frame_data
 from api.live.grip import (
     channel_names,

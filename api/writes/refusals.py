@@ -1,4 +1,4 @@
-"""What the writer refuses (the HTTP layer maps it to its status, :mod:`api.http.errors`)."""
+"""What the writer refuses (the HTTP layer maps it to its status, :mod:`api.http.errorreplies`)."""
 
 from __future__ import annotations
 

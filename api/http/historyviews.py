@@ -22,7 +22,7 @@ from api.http.answers import services
 from api.http.historyschemas import RecordedShoeSchema, ShoeListSchema
 from api.http.recordaccess import SECURITY, record_read
 from api.http.requests import ExportQuerySchema, ShoesQuerySchema
-from api.record.history import BadCursor, ExportLine, History
+from api.record.recordreads import BadCursor, ExportLine, RecordReads
 from api.record.service import Record
 
 blp = Blueprint("history", __name__, description="A table's past, from the record.")
@@ -37,8 +37,8 @@ def record() -> Record:
     return found
 
 
-def history() -> History:
-    return record().history
+def reads() -> RecordReads:
+    return record().reads
 
 
 @blp.route("/v1/tables/<id:table>/shoes")
@@ -50,11 +50,11 @@ def shoes(query, table):
     """The table's shoes in the record, newest first, a page at a time."""
     try:
         found, cursor = record().cold.checked(
-            history().shoes, table, query["limit"], query.get("cursor")
+            reads().shoes, table, query["limit"], query.get("cursor")
         )
     except BadCursor as error:
         abort(400, message=str(error))
-    if not found and query.get("cursor") is None and not history().known(table):
+    if not found and query.get("cursor") is None and not reads().known(table):
         abort(404, message=f"the record has no table {table}")
     return {"table": table, "shoes": [shoe.as_dict() for shoe in found], "next_cursor": cursor}
 
@@ -65,7 +65,7 @@ def shoes(query, table):
 @record_read
 def shoe(table, shoe):
     """One shoe as the record holds it: its counts, times and chain head."""
-    found = record().cold.checked(history().shoe, table, shoe)
+    found = record().cold.checked(reads().shoe, table, shoe)
     if found is None:
         abort(404, message=f"the record has no shoe {shoe} of table {table}")
     return {"table": table, **found.as_dict()}
@@ -89,9 +89,9 @@ def shoe(table, shoe):
 @record_read
 def export(query, table, shoe):
     """The shoe's recorded writes, chained: check a file with ``python -m roads.verify``."""
-    if not history().has_shoe(table, shoe):
+    if not reads().has_shoe(table, shoe):
         abort(404, message=f"the record has no shoe {shoe} of table {table}")
-    lines = list(history().export(table, shoe))
+    lines = list(reads().export(table, shoe))
     name = f"{table}-{shoe}"
     if query["format"] == "csv":
         body, mimetype, name = as_csv(lines), "text/csv", f"{name}.csv"

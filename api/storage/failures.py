@@ -1,5 +1,5 @@
 """What the storage layer raises when a write or a read cannot be done as asked (the HTTP layer
-maps each to its status, :mod:`api.http.errors`)."""
+maps each to its status, :mod:`api.http.errorreplies`)."""
 
 from __future__ import annotations
 

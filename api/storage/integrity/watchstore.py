@@ -1,7 +1,7 @@
 """The integrity watch's keys, read: a table's findings, a day's tallies, the alert stream for
 operators who follow or resume it, and a drift alert raised once per table and day.
 
-The write path fills these keys through :mod:`api.storage.integrityscript`; nothing here is on
+The write path fills these keys through :mod:`api.storage.integrity.watchapply`; nothing here is on
 it.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from api.codecs.jsontext import loads
-from api.storage.integrityscript import FOUND_PER_TABLE, STREAM_LENGTH, count_alerts
+from api.storage.integrity.watchapply import FOUND_PER_TABLE, STREAM_LENGTH, count_alerts
 from api.storage.keys import IntegrityKeys
 from api.storage.publishing import LEASE
 from api.storage.scripts import Script

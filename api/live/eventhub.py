@@ -18,13 +18,13 @@ import queue
 import re
 import threading
 
-from api.codecs.events import Channel, Event, stream_key
+from api.codecs.feedevents import Channel, Event, stream_key
 from api.live.reconnecting import ProcessThread, keep_serving
 from api.storage.eventstream import EventStream, StreamReader
 
 BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
 # A stream id; ``0`` alone too (with ``0-0``: from the start). Each part is at most 2^64 - 1
-# (api.codecs.events.is_event_id); this is the form the OpenAPI document states.
+# (api.codecs.feedevents.is_event_id); this is the form the OpenAPI document states.
 EVENT_ID = re.compile(r"^[0-9]{1,20}(-[0-9]{1,20})?$")
 BAD_EVENT_ID = (
     "Last-Event-ID must be an event id such as 1700000000000-0, each part at most 2^64-1 "

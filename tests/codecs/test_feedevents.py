@@ -1,10 +1,10 @@
-"""An event of the live feed (api.codecs.events): each channel's text is the stream entry's
+"""An event of the live feed (api.codecs.feedevents): each channel's text is the stream entry's
 data with what that channel adds, built by the encoder, and without the odds for a reader who
 may not see them."""
 
 import json
 
-from api.codecs.events import Event, encode_data, encode_patch, stream_key
+from api.codecs.feedevents import Event, encode_data, encode_patch, stream_key
 
 
 def data_of(text: str) -> dict:

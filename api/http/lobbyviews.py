@@ -18,7 +18,7 @@ from api.http.lobbyschemas import GoodRoadsSchema, PatternsSchema, TablesSchema
 from api.http.parsing import QueryMemoParser
 from api.http.requests import GoodRoadsQuerySchema, LobbyQuerySchema, PatternsQuerySchema
 from api.metrics import read_cache
-from api.storage.lobby import sorted_by_streak
+from api.storage.lobbystore import sorted_by_streak
 from roads.expressions import parse_expression
 from roads.patterns import PROFILES, Pattern
 from roads.rarity import pattern_chance

@@ -18,7 +18,7 @@ from api.logs import scrubbed
 from api.metrics import UNAVAILABLE
 from api.record.database import UNREACHABLE, RecordBusy, RecordUnavailable
 from api.storage.coldshoes import RecordTampered
-from api.storage.errors import (
+from api.storage.failures import (
     REFUSED,
     STORE_UNAVAILABLE,
     Contended,
@@ -26,7 +26,7 @@ from api.storage.errors import (
     NotReplicated,
     Retired,
 )
-from api.writes.errors import Conflict
+from api.writes.refusals import Conflict
 from roads import RoadsError, RoundError, RuleError, ShoeError
 
 # Headers of werkzeug's own exceptions worth passing on.
