@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from api.storage.scripts import SCRIPTS
+from api.storage.luascript import SCRIPTS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,16 +8,10 @@ reader never mixes an old answer with a new shoe. Python writes and reads stamps
 
 from __future__ import annotations
 
-# Lua functions the scripts that write or test a stamp include (see api.storage.scripts.Script).
-LUA = """
-local function stamped(version, payload)
-  return version .. ':' .. payload
-end
-local function is_stamped(value, version)
-  local stamp = version .. ':'
-  return value and string.sub(value, 1, #stamp) == stamp
-end
-"""
+from importlib.resources import files
+
+# The Lua side: functions the scripts that use this format include (api.storage.luascript).
+LUA = files(__package__).joinpath("stamps.lua")
 
 
 def stamped(version: int, payload: bytes) -> bytes:

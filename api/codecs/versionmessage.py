@@ -8,17 +8,13 @@ write it with :data:`LUA`'s ``version_message``; Python reads it with :meth:`Ver
 
 from __future__ import annotations
 
+from importlib.resources import files
 from typing import NamedTuple
 
 SEPARATOR = "\x1f"
 
-# The Lua function the publishing scripts include (see api.storage.scripts.Script).
-LUA = """
-local function version_message(table_id, shoe, version, current, seq)
-  return table_id .. '\\31' .. shoe .. '\\31' .. version .. '\\31'
-    .. (current and 'current' or '') .. '\\31' .. seq
-end
-"""
+# The Lua side: functions the scripts that use this format include (api.storage.luascript).
+LUA = files(__package__).joinpath("versionmessage.lua")
 
 
 class VersionMessage(NamedTuple):

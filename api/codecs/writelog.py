@@ -19,15 +19,11 @@ is the one place the scripts write an entry, so every kind carries ``by``.
 
 from __future__ import annotations
 
+from importlib.resources import files
 from typing import NamedTuple
 
-LUA = """
-local function log_write(meta, log, at, by, fields)
-  if at == '' then return end
-  local n = redis.call('HINCRBY', meta, 'logged', 1)
-  redis.call('XADD', log, n .. '-1', 'at', at, 'by', by, unpack(fields))
-end
-"""
+# The Lua side: functions the scripts that use this format include (api.storage.luascript).
+LUA = files(__package__).joinpath("writelog.lua")
 
 
 class LoggedWrite(NamedTuple):

@@ -5,7 +5,8 @@ from them, reached through one door.
 - :mod:`.clients` (with :mod:`.embedded`), :mod:`.transport` (with :mod:`.coalesce` and
   :mod:`.nodelink`): the one way commands reach the node that owns a key; nothing outside this
   package holds a client;
-- :mod:`.scripts`, :mod:`.writescripts`, :mod:`.lobbyscript`: the Lua scripts, each with its
+- :mod:`.luascript`: a Lua script kept in a ``.lua`` file, its arguments bound by name in its
+  header; :mod:`.scripts`, :mod:`.writescripts`, :mod:`.lobbyscript`: the scripts, each with its
   Python wrapper (the formats they read and write are :mod:`api.codecs`');
 - :mod:`.rounds` (with :mod:`.states`): what a write is computed from, committing a write's plan
   (:mod:`api.plan`), a shoe's history; :mod:`.tables`, :mod:`.lobbystore`: tables and the lobby;

@@ -35,7 +35,7 @@ from api.codecs.jsontext import dumps_text
 from api.codecs.records import decode as decode_record
 from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
-from api.storage.scripts import Script
+from api.storage.scripts import InlineScript as Script
 from api.storage.transport import Transport
 
 T = TypeVar("T")

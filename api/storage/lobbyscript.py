@@ -26,7 +26,7 @@ from api.codecs.tiles import registry_entry
 from api.storage.integrity import watchapply
 from api.storage.integrity.watchapply import IntegrityApply
 from api.storage.keys import LobbyKeys
-from api.storage.scripts import Script
+from api.storage.scripts import InlineScript as Script
 from roads.lobby import LOBBY_ROADS
 from roads.patterns import PATTERNS
 from roads.rarity import figure, pattern_chance

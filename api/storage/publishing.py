@@ -9,7 +9,7 @@ import redis
 from api.codecs.feedevents import Event
 from api.storage.eventstream import StreamReader
 from api.storage.keys import LobbyKeys
-from api.storage.scripts import Script
+from api.storage.scripts import InlineScript as Script
 
 # Move the cursor only while holding the lease.  KEYS: lease, cursor.  ARGV: holder, id.
 ADVANCE = Script("""

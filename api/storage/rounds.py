@@ -208,7 +208,7 @@ class RoundStore:
         (the first answer may have been lost before the lobby had it)."""
         keys = self.keys.table(table)
         self.transport.confirm_replicated(keys.meta)
-        count_alerts(self.publish_lobby([(table, self.transport.command("GET", keys.lobby))]))
+        count_alerts(self.publish_lobby([(table, self.transport.command("GET", keys.lobby_update))]))
 
     def publish_lobby(self, updates: Sequence[tuple[str, bytes | str | None]]) -> list[str]:
         """Hand committed writes' lobby updates, as the write scripts stored them (``None``:

@@ -21,18 +21,20 @@ import redis
 from api.codecs import stamps
 from api.codecs.stamps import at_version
 from api.storage.keys import ShoeKeys
+from api.storage.luascript import SCRIPTS, Script
 
 
-class Script:
+# TRANSITION: a script still written in a Python string; each becomes a .lua file (Script).
+class InlineScript:
     """A Lua script, sent by its SHA (see :meth:`queue`). Every script made is listed in
     :data:`SCRIPTS`, so a server that forgot them (a restart, ``SCRIPT FLUSH``) gets them all
     again at once."""
 
-    def __init__(self, source: str, *, uses: Sequence[str] = ()) -> None:
+    def __init__(self, source: str, *, uses: Sequence[Any] = ()) -> None:
         # ``uses``: the Lua functions of the formats it reads or writes, defined before its body.
-        self.source = "".join(uses) + source
+        self.source = "".join(u if isinstance(u, str) else u.read_text() for u in uses) + source
         self.sha = hashlib.sha1(self.source.encode()).hexdigest()
-        SCRIPTS.append(self)
+        SCRIPTS.append(self)  # type: ignore[arg-type]
 
     def queue(self, commands: Any, keys: Sequence[str], args: Sequence[Any]) -> None:
         """Add the script to a pipeline (anything with ``execute_command``) by its SHA.
@@ -52,32 +54,9 @@ class Script:
             return client.evalsha(self.sha, len(keys), *keys, *args)
 
 
-SCRIPTS: list[Script] = []
-
-
 # -- reads ------------------------------------------------------------------------------------
 
-READ_OR_CLAIM = Script(
-    """
-if redis.call('HEXISTS', KEYS[5], 'retired') == 1 then
-  return {false, 1}
-end
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then
-  return {false}
-end
-local cached = redis.call('GET', KEYS[2])
-if is_stamped(cached, version) then
-  return {version, cached}
-end
-if redis.call('GET', KEYS[3]) == version then
-  return {version, false, 0}
-end
-redis.call('SET', KEYS[3], version, 'PX', tonumber(ARGV[1]))
-return {version, false, 1, redis.call('GET', KEYS[4]) or false}
-""",
-    uses=[stamps.LUA],
-)
+READ_OR_CLAIM = Script(__package__, "read_or_claim.lua", uses=[stamps.LUA])
 
 
 class Lookup(NamedTuple):
@@ -105,20 +84,21 @@ class ReadOrClaim:
     claim_ms: int
 
     def queue(self, commands: Any) -> None:
-        READ_OR_CLAIM.queue(commands, self._keys(), [self.claim_ms])
+        READ_OR_CLAIM.queue(commands, **self._named())
 
     def run(self, client: redis.Redis) -> list:
-        return READ_OR_CLAIM.run(client, self._keys(), [self.claim_ms])
+        return READ_OR_CLAIM.run(client, **self._named())
 
-    def _keys(self) -> list[str]:
+    def _named(self) -> dict[str, Any]:
         keys = self.keys
-        return [
-            keys.info,
-            keys.cache(self.name),
-            keys.claim(self.name),
-            keys.state,
-            keys.table.meta,
-        ]
+        return {
+            "info_key": keys.info,
+            "cache_key": keys.cache(self.name),
+            "claim_key": keys.claim(self.name),
+            "state_key": keys.state,
+            "meta_key": keys.table.meta,
+            "claim_ms": self.claim_ms,
+        }
 
     def parse(self, reply: list) -> Lookup:
         if reply[0] is None:
@@ -129,9 +109,7 @@ class ReadOrClaim:
         return Lookup(version, None, reply[2] == 1, reply[3] if len(reply) > 3 else None)
 
 
-READ_CACHED = Script("""
-return {redis.call('HGET', KEYS[1], 'version'), redis.call('GET', KEYS[2])}
-""")
+READ_CACHED = Script(__package__, "read_cached.lua")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,10 +121,12 @@ class ReadCached:
     name: str
 
     def queue(self, commands: Any) -> None:
-        READ_CACHED.queue(commands, [self.keys.info, self.keys.cache(self.name)], [])
+        READ_CACHED.queue(commands, info_key=self.keys.info, cache_key=self.keys.cache(self.name))
 
     def run(self, client: redis.Redis) -> list:
-        return READ_CACHED.run(client, [self.keys.info, self.keys.cache(self.name)])
+        return READ_CACHED.run(
+            client, info_key=self.keys.info, cache_key=self.keys.cache(self.name)
+        )
 
     def parse(self, reply: list) -> Lookup:
         if reply[0] is None:

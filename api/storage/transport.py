@@ -31,8 +31,8 @@ from api.config import Settings
 from api.storage.clients import RedisClients, after_fork
 from api.storage.coalesce import Coalescer, at_once
 from api.storage.failures import NotReplicated
+from api.storage.luascript import SCRIPTS, Script, located
 from api.storage.nodelink import Commands, NodeLink, PoolLink
-from api.storage.scripts import SCRIPTS, Script
 
 Entry = TypeVar("Entry")
 Fill = Callable[[Any], None]  # queues commands on a pipeline
@@ -93,10 +93,16 @@ class Transport:
 
         return self._hooked(commands, send)
 
-    def script(self, script: Script, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
-        """The reply of ``script`` run alone (loaded first if the server does not know it)."""
+    def script(self, script: Script, *legacy: Any, **named: Any) -> Any:
+        """The reply of ``script`` run alone (loaded first if the server does not know it), its
+        keys and arguments by the names its header binds."""
+        if legacy:  # TRANSITION: an InlineScript's (keys, args), until every script is a file
+            keys, args = legacy[0], (legacy[1] if len(legacy) > 1 else ())
+            command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+            return self._hooked([command], lambda _: [script.run(self._plain(), keys, args)])[0]
+        keys, args = script.call(named)
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
-        return self._hooked([command], lambda _: [script.run(self._plain(), keys, args)])[0]
+        return self._hooked([command], lambda _: [script.run(self._plain(), **named)])[0]
 
     def ping(self) -> bool:
         return bool(self.command("PING"))
@@ -230,12 +236,14 @@ class Transport:
             return link.execute(commands)
         except redis.exceptions.NoScriptError:
             raise
-        except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError):
+        except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError) as error:
             for client in (self._client, self._blocking):
                 if isinstance(client, RedisCluster):
                     client.nodes_manager.initialize()
             if self.cluster:
                 raise redis.ConnectionError("a Redis Cluster master moved; retry") from None
+            if isinstance(error, redis.ResponseError):
+                raise located(error) from None  # a script's error names its file and line
             raise
 
 

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from api.codecs import lobbyupdate, stamps, versionmessage, writelog
 from api.storage.keys import ShoeKeys, TableKeys
-from api.storage.scripts import Script
+from api.storage.scripts import InlineScript as Script
 from roads.shoe import ShoeHead
 
 READ_FOR_APPEND = Script("""

@@ -154,7 +154,7 @@ def test_the_lobby_script_reads_the_watch_part_and_the_json_python_wrote(
 
     update = LobbyUpdate(shoe, "{}", "{}", "", "", "", (), watch)
     stored = Stored(seq, current, update.encode()).encode().encode()
-    got = plain.eval(LUA + PARSE, 0, stored)
+    got = plain.eval(LUA.read_text() + PARSE, 0, stored)
     assert got[:2] == [seq, int(current)] and got[3] == watch.encode()
     assert LobbyUpdate.decode(got[2]) == LobbyUpdate(shoe, "{}", "{}", "", "", "", ())
 

@@ -15,7 +15,7 @@ from api.codecs.jsontext import loads
 from api.storage.integrity.watchapply import FOUND_PER_TABLE, STREAM_LENGTH, count_alerts
 from api.storage.keys import IntegrityKeys
 from api.storage.publishing import LEASE
-from api.storage.scripts import Script
+from api.storage.scripts import InlineScript as Script
 from api.storage.transport import Transport
 from roads.integrity.drift import FIELDS, DayTally, RoundEntry
 
