@@ -20,14 +20,14 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from api.codecs.stamps import at_version, stamped
+from api.codecs.stamps import stamped
 from api.metrics import read_cache
 from api.storage.failures import NotFound, Retired
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.memo import Memo
 from api.storage.scripts import Lookup, ReadCached, ReadOrClaim
-from api.storage.states import ShoeStates
+from api.storage.states import ShoeStates, stamped_scorecard
 from api.storage.transport import Transport
 from roads import Scorecard
 
@@ -172,9 +172,9 @@ class ReadCache:
                     return now.version, now.body  # type: ignore[return-value]
                 if now.version != found.version:
                     break  # the shoe moved on: build the newer one here
-        state = at_version(found.state, found.version) if found.claimed else None
-        if state is not None:
-            version, scorecard = found.version, Scorecard.from_bytes(state)
+        cached = stamped_scorecard(found.state, found.version) if found.claimed else None
+        if cached is not None:
+            version, scorecard = found.version, cached
         else:
             version, scorecard = self.states.current(table, shoe)
         body = build(version, scorecard)
