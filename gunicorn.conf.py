@@ -82,7 +82,8 @@ if os.environ.get("ROADS_DATABASE_URL") and not _embedded:
 
 
 def when_ready(server):
-    """The recorder's process starts once the master is listening."""
+    """The master's one job: the recorder's process, started once the master is listening (the
+    workers' jobs start in each worker: post_worker_init)."""
     if _recorder is not None:
         _recorder.start()
 
@@ -119,21 +120,15 @@ def child_exit(server, worker):
 
 
 def post_worker_init(worker):
-    """Start the demo feeder, the GRIP publishers (events and frames) and the picture painters
-    inside the worker (threads do not survive the fork); with ``ROADS_NICE``, lower the worker's CPU
-    priority (an instance that serves the public, beside an ingest instance on the same host:
-    see docs/operations.md)."""
+    """Start the worker's jobs (api.jobs: the GRIP publishers, the frame builder, the drift
+    evaluator, the picture painters, the demo feeder) inside the worker, as it boots (threads do
+    not survive the fork); with ``ROADS_NICE``, lower the worker's CPU priority (an instance that
+    serves the public, beside an ingest instance on the same host: see docs/operations.md)."""
     nice = int(os.environ.get("ROADS_NICE", "0"))
     if nice:
         os.nice(nice)
-    demo = worker.wsgi.extensions.get("roads.demo")
-    if demo is not None:
-        demo.start()
     services = worker.wsgi.extensions.get("roads")  # absent in the benchmarks' bare app
-    if services is not None and services.publisher is not None:
-        services.publisher.start()
-    if services is not None and services.frame_publisher is not None:
-        services.framer.start()
-        services.frame_publisher.start()
     if services is not None:
-        services.painters.start()
+        from api.jobs import start_jobs
+
+        start_jobs(services, worker.wsgi.extensions.get("roads.demo"))

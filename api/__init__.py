@@ -12,7 +12,8 @@ Beside the layers: :mod:`api.config` (settings from the environment, each value 
 checked by :mod:`api.envvalues`, shown in a repr or a log only as :mod:`api.redaction` allows),
 :mod:`api.metrics` (every metric), :mod:`api.logs` (JSON log lines), :mod:`api.accesslog` (the
 access log off the request path), :mod:`api.admission` (the bounds on heavy reads),
-:mod:`api.demo` (the demo tables) and :mod:`api.worker` (the gunicorn worker).
+:mod:`api.demo` (the demo tables), :mod:`api.jobs` (a process's jobs, started in one place)
+and :mod:`api.worker` (the gunicorn worker).
 ``docs/architecture.md`` draws the map.
 """
 
@@ -31,6 +32,7 @@ from api.http import compression, openapi, register, securityheaders, traffic
 from api.http.answers import IdConverter
 from api.http.hotreads import HotReads
 from api.http.keyring import Keys
+from api.jobs import start_jobs
 from api.services import Services
 
 log = logging.getLogger("roads")
@@ -62,8 +64,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["roads"] = services
     app.extensions["roads.settings"] = settings
     app.extensions["roads.keys"] = keys
-    app.extensions["roads.demo"] = DemoFeeder(services) if settings.demo else None
+    demo = DemoFeeder(services) if settings.demo else None
+    app.extensions["roads.demo"] = demo
     register(app)
+    # This process's jobs (api.jobs) from its first request on: never in a process that forks
+    # after making the app (gunicorn's master preloads it; its workers' hook starts them).
+    app.before_request(lambda: start_jobs(services, demo))
     securityheaders.install(app)  # nosniff, Referrer-Policy, CSP on every answer
     compression.install(app)
     app.wsgi_app = HotReads(app.wsgi_app, services.versions)  # type: ignore[method-assign]

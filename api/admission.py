@@ -2,7 +2,7 @@
 one kind of CPU-heavy read (a Good Roads query with custom patterns over every table) run at once
 in a process; one more is refused at once (:class:`Busy`, a 503 with ``Retry-After``). Writes are
 never gated. Pictures are bounded by their painters' queue (:mod:`api.images.pool`), live-feed
-clients by ``ROADS_FEED_CLIENTS`` (:mod:`api.http.feedviews`). It stands beside the layers, as the
+clients by ``ROADS_FEED_CLIENTS`` (:mod:`api.live.feedservice`). It stands beside the layers, as the
 metrics do: the services hold the gates, the views enter them."""
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ and the live services that follow Redis in the background.
 
 Each part that holds connections or threads makes them on first use, and again in a process
 forked after it (:func:`api.storage.clients.after_fork`): a gunicorn master that preloads the
-app never shares a connection pool with its workers.
+app never shares a connection pool with its workers. Making the parts starts no thread: the
+jobs among them are started by :func:`api.jobs.start_jobs`, the readers by their first reader.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from api.images.pool import RenderPool
 from api.live.broadcast import Broadcaster
 from api.live.drift import DriftWatch
 from api.live.eventhub import BLOCK_SECONDS, EventHub
+from api.live.feedservice import FeedService
 from api.live.framefeed import FrameFeed
 from api.live.framepublisher import FramePublisher
 from api.live.framer import FrameBuilder
@@ -71,7 +73,9 @@ class Services:
     frames: FrameFeed  # and served from this process's ring
     broadcaster: Broadcaster  # which writes them to this process's viewers (gevent)
     frame_publisher: FramePublisher | None  # to the GRIP proxies and nchan, when there are any
-    feed_accepts: Pace  # new live-feed viewers a second
+    # Which way each viewer's feed is delivered (frames, events, held by the GRIP proxy), new
+    # lobby viewers paced.
+    feeds: FeedService
     integrity: IntegrityStore  # the integrity watch's findings, tallies and alert stream
     drift: DriftWatch  # the day's drift, tested across tables and alerted
     integrity_streams: Gate  # operators following the alert stream, at once
@@ -116,7 +120,20 @@ class Services:
         tables = Tables(transport, keys, versions, lobby, at, cold)
         integrity_store = IntegrityStore(transport, keys.integrity)
         frame_stream = FrameStream(transport, keys.lobby, clients.blocking)
-        frames = FrameFeed(frame_stream)
+        framer = FrameBuilder(lobby, frame_stream, frame_ms=settings.frame_ms)
+        frames = FrameFeed(frame_stream, wanted=framer.want)  # a process that serves frames
+        events = EventHub(EventStream(transport, keys.lobby, clients.blocking))
+        publisher = (
+            Publisher(
+                lambda: PublishingSession(clients.blocking(), keys.lobby),
+                settings.grip_urls,
+                prefix=keys.prefix,
+                public_odds=settings.public_odds,
+            )
+            if settings.grip_urls
+            else None
+        )
+        broadcaster = Broadcaster(frames, settings.sse_heartbeat)
         reads = ReadCache(
             transport, keys, versions, states, memo=answers, cache_ttl=settings.cache_ttl
         )
@@ -134,21 +151,14 @@ class Services:
             lobby=lobby,
             lobby_answers=Memo(8 * 1024 * 1024),
             picture_urls=picture_urls,
-            events=EventHub(EventStream(transport, keys.lobby, clients.blocking)),
-            publisher=Publisher(
-                lambda: PublishingSession(clients.blocking(), keys.lobby),
-                settings.grip_urls,
-                prefix=keys.prefix,
-                public_odds=settings.public_odds,
-            )
-            if settings.grip_urls
-            else None,
+            events=events,
+            publisher=publisher,
             painters=RenderPool(settings.renderers, settings.render_queue, settings.render_rate),
             custom_queries=Gate(settings.custom_queries, "Good Roads queries with custom patterns"),
             record=record,
-            framer=FrameBuilder(lobby, frame_stream, frame_ms=settings.frame_ms),
+            framer=framer,
             frames=frames,
-            broadcaster=Broadcaster(frames, settings.sse_heartbeat),
+            broadcaster=broadcaster,
             frame_publisher=FramePublisher(
                 frames,
                 frame_stream,
@@ -159,7 +169,17 @@ class Services:
             )
             if settings.grip_urls or settings.nchan_urls
             else None,
-            feed_accepts=Pace(settings.feed_accepts),
+            feeds=FeedService(
+                events,
+                frames,
+                broadcaster,
+                admit=Pace(settings.feed_accepts).admit,
+                prefix=keys.prefix,
+                heartbeat=settings.sse_heartbeat,
+                most_clients=settings.feed_clients,
+                public_odds=settings.public_odds,
+                proxy_key=settings.grip_key if publisher is not None else None,
+            ),
             integrity=integrity_store,
             drift=DriftWatch(integrity_store),
             integrity_streams=Gate(INTEGRITY_STREAMS, "integrity alert streams"),

@@ -123,9 +123,9 @@ def false_alarms(shoes: int, processes: int) -> None:
     )
 
 
-def drift_table(seeds: list[int]) -> str:
+def drift_table(seeds: list[int]) -> tuple[float, ...]:
     """One table's day: its shoes' rounds tallied against their exact chances (as the integrity
-    script adds them), as the stored text."""
+    script adds them), the tally's numbers."""
     values = [0.0] * len(drift.FIELDS)
     n = len(drift.OUTCOMES)
     last = 0
@@ -146,7 +146,7 @@ def drift_table(seeds: list[int]) -> str:
                     values[1 + 3 * n + 2] += 1
                     last = side
     values[-1] = last
-    return ",".join(map(repr, values))
+    return tuple(values)
 
 
 def drift_alarms(tables: int, shoes_a_day: int, processes: int) -> None:
@@ -154,8 +154,8 @@ def drift_alarms(tables: int, shoes_a_day: int, processes: int) -> None:
     days = [[rng.getrandbits(64) for _ in range(shoes_a_day)] for _ in range(tables)]
     started = time.perf_counter()
     with multiprocessing.Pool(processes) as pool:
-        texts = pool.map(drift_table, days)
-    found = drift.report({f"t{i}": drift.DayTally.parse(text) for i, text in enumerate(texts)})
+        tallies = pool.map(drift_table, days)
+    found = drift.report({f"t{i}": drift.DayTally(values) for i, values in enumerate(tallies)})
     rounds = sum(entry["rounds"] for entry in found.values())
     smallest = min(entry["p"] for entry in found.values())
     print(

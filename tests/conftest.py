@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
 import pytest
 import redis
 from redis.cluster import RedisCluster
@@ -66,6 +67,13 @@ def postgres_server():
 def database_url(postgres_server):
     """A database of its own for the test, on the tests' PostgreSQL."""
     return postgres_server.new_database()
+
+
+@pytest.fixture
+def pg(database_url):
+    """A connection to the test's database (autocommit), to read or tamper with the record."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        yield conn
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,8 @@
-"""The storage and write layers' own objects on the tests' Redis, wired as
-:meth:`api.services.Services.build` wires them, without the Flask app: the transport, the keyspace,
-the shoe states, the rounds store, the tables, the read cache and the writer.
+"""The storage, write and record layers' own objects on the tests' Redis (and PostgreSQL), wired
+as :meth:`api.services.Services.build` wires them, without the Flask app: the transport, the
+keyspace, the shoe states, the rounds store, the tables, the read cache, the writer, the integrity
+watch's store and, given a database, the record (:meth:`api.record.service.Record.build`: the
+recorder, the record's reads, the shoes that leave Redis for it).
 
 The shoe versions this process knows are :class:`Known`, a plain record of what the storage layer
 reported (its :class:`~api.storage.known.KnownVersions` interface): the live version watch, which
@@ -12,7 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from api.config import Settings
+from api.record.recorder import Recorder
+from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
+from api.storage.integrity.watchapply import IntegrityApply
+from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
 from api.storage.lobbystore import Lobby
 from api.storage.memo import Memo
@@ -23,6 +29,8 @@ from api.storage.tables import Tables
 from api.storage.transport import Transport
 from api.storage.writelog import clock
 from api.writes.writer import Writer
+from roads.integrity.shoewatch import WatchSettings
+from roads.integrity.sidebets import ClosePolicy
 
 # The read cache's memory in the app (api/services.py); a test of the bound passes its own.
 ANSWERS_BYTES = 64 * 1024 * 1024
@@ -59,6 +67,7 @@ class Known:
 @dataclass(frozen=True)
 class Parts:
     settings: Settings
+    clients: RedisClients
     keys: Keyspace
     transport: Transport
     versions: Known
@@ -68,23 +77,60 @@ class Parts:
     lobby: Lobby
     reads: ReadCache
     writer: Writer
+    integrity: IntegrityStore
+    record: Record | None  # with a database_url only
+
+    @property
+    def recorder(self) -> Recorder:
+        assert self.record is not None, "built without a database_url"
+        return self.record.recorder
+
+    def close(self) -> None:
+        """Close the record's pool (the connections to Redis go with the process)."""
+        if self.record is not None:
+            self.record.database.close()
 
 
 def build_parts(
-    backend, *, logged: bool = False, answers_bytes: int = ANSWERS_BYTES, **overrides
+    backend,
+    *,
+    logged: bool = False,
+    watched: bool = False,
+    answers_bytes: int = ANSWERS_BYTES,
+    **overrides,
 ) -> Parts:
     """The layers' objects on ``backend`` (a :class:`tests.conftest.Backend`). ``logged``: the
     write scripts log each write for the record (its clock on) with no database behind it;
-    ``overrides``: settings. The integrity watch is off, and so are the tiles' chances."""
-    settings = Settings(redis_url=backend.url, cluster=backend.cluster, **overrides)
+    ``database_url`` (among ``overrides``, the settings): the record on, on that database, and
+    every write logged; ``watched``: the integrity watch on (off otherwise, as are the tiles'
+    chances)."""
+    settings = Settings(
+        redis_url=backend.url, cluster=backend.cluster, integrity=watched, **overrides
+    )
+    clients = RedisClients.of(settings, patience=1.0)
     keys = Keyspace.of(settings.namespace, database_of(settings))
-    transport = Transport(settings, RedisClients.of(settings, patience=1.0))
+    transport = Transport(settings, clients)
     versions = Known()
-    states = ShoeStates(transport, keys, settings.state_ttl)
-    at = clock(logged)
-    rounds = RoundStore(transport, keys, versions, states, state_ttl=settings.state_ttl, clock=at)
+    record = Record.build(settings, transport, keys) if settings.recording else None
+    cold = record.cold if record is not None else None
+    states = ShoeStates(transport, keys, settings.state_ttl, cold)
+    at = clock(logged or settings.recording)
+    apply = (
+        IntegrityApply(keys.integrity, settings.integrity_index, settings.recording)
+        if watched
+        else None
+    )
+    rounds = RoundStore(
+        transport,
+        keys,
+        versions,
+        states,
+        state_ttl=settings.state_ttl,
+        clock=at,
+        integrity=apply,
+    )
     lobby = Lobby(transport, keys.lobby)
-    tables = Tables(transport, keys, versions, lobby, at)
+    tables = Tables(transport, keys, versions, lobby, at, cold)
     reads = ReadCache(
         transport,
         keys,
@@ -94,8 +140,17 @@ def build_parts(
         cache_ttl=settings.cache_ttl,
         wait_seconds=0.3,
     )
+    watch = (
+        WatchSettings(
+            behind=settings.cut_card_behind,
+            close=ClosePolicy.parse(settings.side_bets_close_after),
+        )
+        if watched
+        else None
+    )
     return Parts(
         settings,
+        clients,
         keys,
         transport,
         versions,
@@ -104,5 +159,7 @@ def build_parts(
         tables,
         lobby,
         reads,
-        Writer(rounds, tables),
+        Writer(rounds, tables, watch=watch),
+        IntegrityStore(transport, keys.integrity),
+        record,
     )

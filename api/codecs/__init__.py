@@ -13,6 +13,9 @@ writes it too, the script's side of it beside the Python side):
   ``apply``, the reference of the JavaScript client's;
 - :mod:`.watchupdate`: the integrity watch's part of a write, encoded here and read by the
   integrity script (:mod:`api.storage.integrity.watchapply`);
+- :mod:`.tallies`, :mod:`.anchors`, :mod:`.alerts`: what the integrity watch's scripts keep and
+  the service reads back: a round waiting for its day's tally and a table's tally of a day; the
+  k-gram index's sightings and the anchors handed to the record; an alert in a table's findings;
 - :mod:`.writelog`: a committed write's entry in its table's log, as the write scripts log it
   and the recorder reads it back;
 - :mod:`.requestbody`: a request's JSON body, decoded within its limits (the standard library's

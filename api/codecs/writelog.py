@@ -13,8 +13,10 @@ the service made itself without one) and ``kind``, then by kind:
 - ``table``: ``name``, ``variant``;
 - ``retire``: ``versions`` (``shoe=version,...``, each shoe's version raised by retiring).
 
-A write script logs only when handed an ``at`` (the record is on); :data:`LUA`'s ``log_write``
-is the one place the scripts write an entry, so every kind carries ``by``.
+A kind's fields are spelled in this codec only: on the Lua side by :data:`LUA`'s function of
+each kind (``log_round``, ``log_correction``, ``log_void``, ``log_table``, ``log_retire``, all
+through ``log_write``, so every kind carries ``by``; an entry is logged only when the script is
+handed an ``at``: the record is on), on the Python side by :class:`LoggedWrite`'s properties.
 """
 
 from __future__ import annotations
@@ -49,7 +51,39 @@ class LoggedWrite(NamedTuple):
 
     @property
     def shoe(self) -> str | None:
+        """The shoe of a ``round``, ``correction`` or ``void``."""
         return self.fields.get("shoe")
+
+    @property
+    def round_number(self) -> int:
+        """The number of the round a ``round``, ``correction`` or ``void`` wrote (from 1)."""
+        return int(self.fields["number"])
+
+    @property
+    def version(self) -> int:
+        """The shoe's version after a ``round``, ``correction`` or ``void``."""
+        return int(self.fields["version"])
+
+    @property
+    def record(self) -> str | None:
+        """The round as stored (:mod:`api.codecs.records`), by a ``round``, ``correction`` or
+        ``void``."""
+        return self.fields.get("record")
+
+    @property
+    def opens(self) -> bool:
+        """Whether a ``round`` opened its shoe."""
+        return self.fields.get("opens") == "1"
+
+    @property
+    def name(self) -> str:
+        """The name a ``table`` write gave the table."""
+        return self.fields["name"]
+
+    @property
+    def variant(self) -> str:
+        """The variant a ``table`` write set."""
+        return self.fields["variant"]
 
     @property
     def versions(self) -> dict[str, int]:

@@ -1,21 +1,12 @@
 """What the write endpoints tell the integrity watch beyond a write's plan: the card reports
 they refuse as impossible (cards that break the drawing rules, a card dealt more often than the
 shoe holds it), counted in ``/metrics`` (``roads_integrity_refused_total``) and not kept: a
-refused write changes nothing in Redis. And the start of this process's drift evaluator."""
+refused write changes nothing in Redis. (The drift evaluator is one of the process's jobs,
+:mod:`api.jobs`.)"""
 
 from __future__ import annotations
 
-from api.http.answers import services
 from api.metrics import INTEGRITY_REFUSED
-
-
-def watched() -> bool:
-    """Whether the integrity watch is on (and starts this process's drift evaluator)."""
-    svc = services()
-    if svc.writer.watch is None:
-        return False
-    svc.drift.start()
-    return True
 
 
 def refused(check: str) -> None:

@@ -22,8 +22,8 @@ import time
 from typing import Any
 
 from api.live.framefeed import FrameFeed
-from api.live.reconnecting import ProcessThread
 from api.metrics import FEED_EVENTS, FEED_LAG, lag_of
+from api.storage.processthread import ProcessThread
 
 SENT, LAG = FEED_EVENTS.labels("frames"), FEED_LAG.labels("frames")
 YIELD_EVERY = 256  # viewers written between two yields to the other greenlets

@@ -4,7 +4,7 @@
 One process evaluates, the holder of the lease ``{lobby}:integrity:evaluator``: every minute it adds
 up the rounds the writes noted (:meth:`DriftWatch.fold`: the arithmetic stays off the write path)
 and evaluates today and yesterday (whose last minutes came after its last pass). Each process's
-candidate is started by its first write (:meth:`DriftWatch.start`). Raising is idempotent
+candidate is started with its jobs when the watch is on (:mod:`api.jobs`). Raising is idempotent
 (:meth:`IntegrityStore.raise_drift`), so the operators' reads may evaluate a day too.
 """
 
@@ -14,8 +14,8 @@ import logging
 from typing import Any
 
 from api.codecs.jsontext import dumps_text
-from api.live.candidate import Candidate, holder_name
 from api.storage.integrity.watchstore import IntegrityStore, utc_day
+from api.storage.leases import Candidate, holder_name
 from roads.integrity.drift import ALERT, FALSE_DISCOVERY, fold, report
 
 log = logging.getLogger("roads.drift")
@@ -80,7 +80,7 @@ class DriftWatch(Candidate):
         return True
 
     def _run(self) -> None:
-        # A period first: a process's first write starts this, and its round is noted already.
+        # A period first: a process starts this with its jobs, before it has noted anything.
         while not self._stop.wait(self.period):
             try:
                 self.step()

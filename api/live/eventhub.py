@@ -19,8 +19,9 @@ import re
 import threading
 
 from api.codecs.feedevents import Channel, Event, stream_key
-from api.live.reconnecting import ProcessThread, keep_serving
+from api.live.reconnecting import keep_serving
 from api.storage.eventstream import EventStream, StreamReader
+from api.storage.processthread import ProcessThread
 
 BLOCK_SECONDS = 2.0  # how long one XREAD waits for new events
 # A stream id; ``0`` alone too (with ``0-0``: from the start). Each part is at most 2^64 - 1

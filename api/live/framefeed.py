@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from api.codecs.frames import apply
 from api.codecs.jsontext import dumps, loads
-from api.live.reconnecting import ProcessThread, keep_serving
+from api.live.reconnecting import keep_serving
 from api.storage.framestream import FrameReader, FrameStream, StoredFrame
+from api.storage.processthread import ProcessThread
 
 RING = 240  # frames kept in the process: two minutes at a frame every 500 ms
 
@@ -49,10 +51,20 @@ def id_only(frame_id: str) -> bytes:
 
 
 class FrameFeed:
-    """This process's frames (started on first use, after any fork)."""
+    """This process's frames (started on first use, after any fork). ``wanted`` is told each
+    time a reader asks for the latest frame: the process's frame builder, which builds only
+    once the process serves frames (:meth:`api.live.framer.FrameBuilder.want`)."""
 
-    def __init__(self, stream: FrameStream, *, ring: int = RING, block_ms: int = 2000) -> None:
+    def __init__(
+        self,
+        stream: FrameStream,
+        *,
+        ring: int = RING,
+        block_ms: int = 2000,
+        wanted: Callable[[], None] = lambda: None,
+    ) -> None:
         self._stream = stream
+        self._wanted = wanted
         self._ring: deque[Rendered] = deque(maxlen=ring)
         # Where each frame of the ring is, as a count of frames taken: a client finds its place
         # without scanning the ring (every client looks once a frame).
@@ -74,6 +86,7 @@ class FrameFeed:
 
     def latest(self, wait_seconds: float = 2.0) -> str | None:
         """The id of the latest frame this process holds (waiting briefly for the first)."""
+        self._wanted()
         self._reader.ensure_running(self._afresh)
         with self._changed:
             if self._latest is None:
@@ -120,6 +133,13 @@ class FrameFeed:
         if len(frames) == 1:
             return frames[0].id, frames[0].text(odds)
         return frames[-1].id, b"".join(frame.text(odds) for frame in frames)
+
+    def first(self, last: str | None, odds: bool, whole: bool) -> tuple[str | None, bytes]:
+        """A client's first answer: the frames after ``last``, or the whole lobby; without
+        ``whole`` (and no ``last``) nothing, the client starting at the latest frame."""
+        if whole or last is not None:
+            return self.since(last, odds)
+        return self.latest(0), b""
 
     def wait(self, last: str | None, timeout: float) -> None:
         """Until a frame newer than ``last`` is held, or ``timeout`` seconds."""

@@ -23,12 +23,12 @@ import logging
 import urllib.request
 from collections.abc import Sequence
 
-from api.live.candidate import Candidate
 from api.live.framefeed import FrameFeed, frame_data
 from api.live.grip import frame_items, publish_body
 from api.live.publisher import publish, publish_urls
 from api.metrics import FEED_EVENTS
 from api.storage.framestream import FrameStream
+from api.storage.leases import TAKEN, Candidate
 
 log = logging.getLogger("roads.framepublisher")
 
@@ -79,7 +79,7 @@ class FramePublisher(Candidate):
         if not held:
             self._stop.wait(self._lease_ms / 5000)
             return None
-        if held == 2 or cursor is None:
+        if held == TAKEN or cursor is None:
             # The frames before the newest went out from the last holder, or the proxies ask
             # the next link for them.
             return self._feed.latest()

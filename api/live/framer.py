@@ -3,29 +3,34 @@ last frame, as one frame (:mod:`api.codecs.frames`), rendered once in full and o
 odds, added to the frames stream (:mod:`api.storage.framestream`) that every feed reads.
 
 One process of the deployment builds at a time, the holder of the lease (``{lobby}:framer``),
-so every instance and every proxy sends the same frames with the same ids. A frame is built from
-the lobby as ``GET /v1/tables`` reads it (one read of every tile, each decoded again only when
-its stored value changed), compared with the tiles of the builder's last frame; nothing is read
-when the lobby's cursor has not moved. A builder that takes the lease starts with a full frame
+so every instance and every proxy sends the same frames with the same ids. A process's builder
+is started with its jobs (:mod:`api.jobs`) and stands by until the process wants frames
+(:meth:`FrameBuilder.want`: its frame feed is read, by a viewer or the frame publisher), so a
+deployment whose lobby nobody watches builds none. A frame is built from the lobby as
+``GET /v1/tables`` reads it (one read of every tile, each decoded again only when its stored
+value changed), compared with the tiles of the builder's last frame; nothing is read when the
+lobby's cursor has not moved. A builder that takes the lease starts with a full frame
 (every table's whole tile), since it cannot know what the last holder's last frame held.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from typing import Any
 
 from api.codecs.frames import tile_delta
 from api.codecs.jsontext import Fragment, dumps, loads
-from api.live.candidate import Candidate
 from api.storage.framestream import FrameStream
+from api.storage.leases import TAKEN, Candidate
 from api.storage.lobbystore import Lobby
 
 log = logging.getLogger("roads.framer")
 
 LEASE_MS = 5_000
 KEYFRAME_SECONDS = 10.0  # how often the keyframe (every tile) is kept, for feeds that start
+STANDBY_SECONDS = 1.0  # how often a builder standing by looks whether it was stopped
 
 
 class FrameBuilder(Candidate):
@@ -47,12 +52,21 @@ class FrameBuilder(Candidate):
         self._keyframed = 0.0
         self._added_at = 0.0  # when the last frame was added (time.monotonic())
         self._building = 0.0  # how long the last frame took to build
+        self._wanted = threading.Event()  # this process serves frames: build them
         super().__init__("frame-builder")
+
+    def want(self) -> None:
+        """This process serves frames: from now on its builder contends for the lease."""
+        if not self._wanted.is_set():
+            self._wanted.set()
 
     def forget(self) -> None:
         self._tiles = None
 
     def _run(self) -> None:
+        while not self._wanted.wait(STANDBY_SECONDS):
+            if self.stopping():
+                return
         period = self.frame_ms / 1000
         failing = False
         while not self._stop.is_set():
@@ -80,7 +94,7 @@ class FrameBuilder(Candidate):
         if not held:
             self._tiles = None
             return None
-        if held == 2:
+        if held == TAKEN:
             self._tiles = None
         cursor, tiles, _ = self.lobby.tables()
         if self._tiles is not None and cursor == self._cursor:

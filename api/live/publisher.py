@@ -17,10 +17,10 @@ import logging
 import urllib.request
 from collections.abc import Callable, Sequence
 
-from api.live.candidate import Candidate
 from api.live.grip import publish_body, publish_items
 from api.live.reconnecting import keep_serving
 from api.metrics import FEED_EVENTS, FEED_LAG, lag_of
+from api.storage.leases import TAKEN, Candidate
 from api.storage.publishing import PublishingSession
 
 log = logging.getLogger("roads.publisher")
@@ -66,7 +66,7 @@ class Publisher(Candidate):
                 cursor = None
                 self._stop.wait(self._lease_ms / 5000)
                 continue
-            if held == 2 or cursor is None:  # another holder may have moved it meanwhile
+            if held == TAKEN or cursor is None:  # another holder may have moved it meanwhile
                 cursor = session.cursor()
             events = session.after(cursor, block_ms=block_ms, count=BATCH)
             if not events:

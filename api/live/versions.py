@@ -30,7 +30,8 @@ import threading
 from collections.abc import Callable
 
 from api.codecs.versionmessage import VersionMessage
-from api.live.reconnecting import ProcessThread, keep_serving
+from api.live.reconnecting import keep_serving
+from api.storage.processthread import ProcessThread
 from api.storage.versionfeed import SUBSCRIBED, VersionSubscription
 
 

@@ -5,7 +5,7 @@
 - :mod:`.ledger`: a batch of logged writes recorded in one transaction, chained
   (:mod:`roads.chain`), idempotently;
 - :mod:`.recorder`: the one leased recorder of a deployment (a candidate of
-  :mod:`api.live.candidate`, as the other leased jobs), which copies each table's log
+  :mod:`api.storage.leases`, as the other leased jobs), which copies each table's log
   (:mod:`api.storage.writelog`) into the ledger off the request path, hands the integrity
   watch's anchors to the lasting k-gram index (:mod:`.kgrams`), and lets closed shoes leave Redis
   once recorded and ``ROADS_HOT_SECONDS`` old (:mod:`.eviction`); ``python -m api.record.run``
@@ -19,13 +19,14 @@
 - :mod:`.checkpoints` (+ :mod:`.checkpointstore`): the recorder's signed checkpoints of the
   heads it advanced (Ed25519, a key the database never sees), appended to a store kept apart
   from PostgreSQL (a JSON-lines file in ``ROADS_CHECKPOINT_DIR``); ``keygen``;
-- :mod:`.supervisor`: the recorder's own process beside gunicorn's workers, kept running and
-  stopped with the master (the same supervisor across a SIGHUP's config reload);
+- :mod:`.supervisor`: the recorder's own process beside gunicorn's workers, started from the
+  master's ``when_ready``, kept running and stopped with the master (the same supervisor across
+  a SIGHUP's config reload);
 - :mod:`.roles`: what the service's own PostgreSQL role (``ROADS_RECORD_ROLE``) is granted: it
   records writes, never changes or removes one (``python -m api.record.migrate``, as the owner).
 
 May import: :mod:`roads`, :mod:`api.codecs`, :mod:`api.storage` (the write logs, the shoes
-that leave Redis, the k-gram index), :mod:`api.live.candidate` (the thread the leased
-jobs share), :mod:`api.config`, :mod:`api.metrics`, :mod:`api.logs` (the recorder's process).
+that leave Redis, the k-gram index, the lease the recorder holds), :mod:`api.config`,
+:mod:`api.metrics`, :mod:`api.logs` (the recorder's process).
 ``psycopg`` is imported here and nowhere else.
 """

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import psycopg
 
+from api.codecs.anchors import Anchor
 from api.codecs.jsontext import dumps_text
 from api.record.database import Database
 from api.storage.integrity.watchstore import IntegrityStore
@@ -49,12 +50,10 @@ class KgramIndex:
         return len(anchors)
 
     @staticmethod
-    def _record(
-        conn: psycopg.Connection, anchors: list[tuple[str, str, str, int]]
-    ) -> dict[str, tuple[str, str, int]]:
+    def _record(conn: psycopg.Connection, anchors: list[Anchor]) -> dict[str, tuple[str, str, int]]:
         """Add the anchors the record lacks; where the record had each before (table, shoe,
         round), for those it held already."""
-        fingerprints = [anchor[0] for anchor in anchors]
+        fingerprints = [anchor.fingerprint for anchor in anchors]
         held = {
             row[0]: (row[1], row[2], row[3])
             for row in conn.execute(
@@ -67,6 +66,6 @@ class KgramIndex:
             cursor.executemany(
                 "INSERT INTO record_kgrams (fingerprint, table_id, shoe, round) "
                 "VALUES (%s, %s, %s, %s) ON CONFLICT (fingerprint) DO NOTHING",
-                [anchor for anchor in anchors if anchor[0] not in held],
+                [anchor for anchor in anchors if anchor.fingerprint not in held],
             )
         return held

@@ -261,8 +261,9 @@ class Ledger:
             if write.kind in SHOE_KINDS:
                 shoe_row = self._shoe_of(row, shoes, write, at)
                 prev = shoe_row.head
-                record = orjson.loads(write.fields["record"])
-                number, version = int(write.fields["number"]), int(write.fields["version"])
+                assert write.record is not None  # every write of a shoe logs its round
+                record = orjson.loads(write.record)
+                number, version = write.round_number, write.version
                 entry |= {"shoe": write.shoe, "round": number, "version": version, "record": record}
                 text, hashed = chained(prev, entry)
                 while len(shoe_row.outcomes) < number:
@@ -279,8 +280,8 @@ class Ledger:
             else:
                 prev = row.table_head
                 if write.kind == "table":
-                    entry |= {"name": write.fields["name"], "variant": write.fields["variant"]}
-                    row.name, row.variant = write.fields["name"], write.fields["variant"]
+                    entry |= {"name": write.name, "variant": write.variant}
+                    row.name, row.variant = write.name, write.variant
                     row.retired = False
                 else:  # retire
                     entry["versions"] = write.versions
@@ -301,7 +302,7 @@ class Ledger:
                     entry.get("shoe", ""),  # a table's own write: no shoe
                     entry.get("round"),
                     entry.get("version"),
-                    write.fields.get("record"),
+                    write.record,
                     text,
                     prev,
                     hashed,
@@ -325,10 +326,8 @@ class Ledger:
             if previous is not None and previous.closed_at is None:
                 previous.closed_at, previous.hot_until = at, at + self.hot
                 previous.changed = True
-        complete = write.kind == "round" and write.fields["number"] == "1"
-        opened = ShoeRow(
-            shoe, at, int(write.fields["version"]), row.shoe_head, changed=True, complete=complete
-        )
+        complete = write.kind == "round" and write.round_number == 1
+        opened = ShoeRow(shoe, at, write.version, row.shoe_head, changed=True, complete=complete)
         shoes[shoe] = opened
         row.current_shoe = shoe
         return opened

@@ -33,13 +33,13 @@ from collections.abc import Callable
 from datetime import datetime
 
 from api.codecs.writelog import LoggedWrite
-from api.live.candidate import Candidate
 from api.metrics import CHECKPOINT_FAILURES, RECORD_BEHIND, RECORD_LAG, RECORDED
 from api.record.checkpoints import Checkpointer, recorded_since
 from api.record.checkpointstore import DamagedStore
 from api.record.database import Database
 from api.record.ledger import Head, Ledger
 from api.record.roles import owns_the_record
+from api.storage.leases import TAKEN, Candidate
 from api.storage.writelog import WriteLog
 
 log = logging.getLogger("roads.recorder")
@@ -151,7 +151,7 @@ class Recorder(Candidate):
         if not held:
             self._positions = None
             return False
-        if held == 2 or self._positions is None:  # another holder may have moved them
+        if held == TAKEN or self._positions is None:  # another holder may have moved them
             self.database.ready()
             self._positions = self._recorded()
             self._caught_up = False

@@ -15,6 +15,9 @@ from them, reached through one door.
   live readers (:mod:`api.live`) read and keep (the version channel, the event stream, the GRIP
   publisher's lease and cursor, the lobby's frames and keyframe), each subscription or blocking
   read on a connection of its own;
+- :mod:`.leases`: one process of the deployment at a time doing a job every process could do
+  (a lease taken and renewed, a process's candidate for it), the live jobs' and the recorder's;
+  :mod:`.processthread`: a background thread per process, started again after a fork;
 - :mod:`.integrity` (a package): the integrity watch's keys, filled by the Lua the lobby script
   runs a write's watch part with, and read (findings, a day's tallies, the alert stream, a drift
   alert raised once);

@@ -26,7 +26,7 @@ per shoe (``roads_integrity_alerts_total{kind="record_tampered"}``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from cachetools import TTLCache
@@ -35,7 +35,7 @@ from api.codecs.jsontext import dumps_text
 from api.codecs.records import decode as decode_record
 from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
-from api.storage.scripts import InlineScript as Script
+from api.storage.luascript import Script
 from api.storage.transport import Transport
 
 T = TypeVar("T")
@@ -96,59 +96,9 @@ class ColdSource(Protocol):
     def warmed(self, table: str, shoe: str) -> None: ...
 
 
-# KEYS: meta, shoe info, rounds, state.  ARGV: shoe, the shoe's version in the record.
-# {1}: gone; {0}: kept (the table's current shoe, or a write the record does not hold yet);
-# {2}: not here. Every write raises the shoe's version, so the record holds all of the shoe
-# when its versions are equal (a table restored after a loss adds its margin to the versions).
-EVICT_SHOE = Script("""
-local meta = redis.call('HMGET', KEYS[1], 'current', 'margin')
-if meta[1] == ARGV[1] then
-  return {0}
-end
-local version = redis.call('HGET', KEYS[2], 'version')
-if not version then
-  return {2}
-end
-local recorded = tonumber(ARGV[2])
-if tonumber(version) ~= recorded and tonumber(version) ~= recorded + tonumber(meta[2] or '0') then
-  return {0}
-end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-return {1}
-""")
-
-# KEYS: meta, shoe info, rounds.  ARGV: the table's margin as read, version (the margin
-# added), void count, each round's record in order.
-WARM_SHOE = Script("""
-if redis.call('EXISTS', KEYS[2]) == 1
-    or (redis.call('HGET', KEYS[1], 'margin') or '0') ~= ARGV[1] then
-  return 0
-end
-local count = #ARGV - 3
-if count > 0 then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 4))
-end
-redis.call('HSET', KEYS[2], 'version', ARGV[2], 'rounds', count, 'void', ARGV[3])
-return 1
-""")
-
-# KEYS: meta, shoe list.  ARGV: name ('' none), variant, current ('' none), retired (1/0),
-# logged, margin, then the shoe ids oldest first.
-RESTORE_TABLE = Script("""
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  return 0
-end
-redis.call('HSET', KEYS[1], 'variant', ARGV[2], 'logged', ARGV[5], 'seq', ARGV[6],
-  'margin', ARGV[6], 'mver', ARGV[6])
-if ARGV[1] ~= '' then redis.call('HSET', KEYS[1], 'name', ARGV[1]) end
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'current', ARGV[3]) end
-if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'retired', '1') end
-redis.call('DEL', KEYS[2])
-if #ARGV > 6 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 7))
-end
-return 1
-""")
+EVICT_SHOE = Script(__package__, "evict_shoe.lua")
+WARM_SHOE = Script(__package__, "warm_shoe.lua")
+RESTORE_TABLE = Script(__package__, "restore_table.lua")
 
 
 KIND = "record_tampered"  # the alert of a shoe whose record fails its chain
@@ -171,7 +121,13 @@ class ColdShoes:
         ``version``, the record's); whether it is out."""
         keys = self.keys.shoe(table, shoe)
         reply = self.transport.script(
-            EVICT_SHOE, [keys.table.meta, keys.info, keys.rounds, keys.state], [shoe, version]
+            EVICT_SHOE,
+            meta_key=keys.table.meta,
+            info_key=keys.info,
+            rounds_key=keys.rounds,
+            state_key=keys.state,
+            shoe=shoe,
+            recorded=version,
         )
         return reply[0] != 0
 
@@ -202,8 +158,13 @@ class ColdShoes:
         voids = sum(1 for record in found.records if decode_record(record).get("void"))
         self.transport.script(
             WARM_SHOE,
-            [keys.table.meta, keys.info, keys.rounds],
-            [margin, found.version + int(margin), voids, *found.records],
+            meta_key=keys.table.meta,
+            info_key=keys.info,
+            rounds_key=keys.rounds,
+            margin=margin,
+            version=found.version + int(margin),
+            voids=voids,
+            records=found.records,
         )
         self.source.warmed(table, shoe)
 
@@ -246,16 +207,18 @@ class ColdShoes:
             )
         keys = self.keys.table(table)
         margin = int(time.time())
-        args: Sequence[Any] = [
-            found.name or "",
-            found.variant,
-            found.current_shoe or "",
-            int(found.retired),
-            found.recorded,
-            margin,
-            *found.shoes,
-        ]
-        self.transport.script(RESTORE_TABLE, [keys.meta, keys.shoes], args)
+        self.transport.script(
+            RESTORE_TABLE,
+            meta_key=keys.meta,
+            shoes_key=keys.shoes,
+            name=found.name or "",
+            variant=found.variant,
+            current=found.current_shoe or "",
+            retired=int(found.retired),
+            logged=found.recorded,
+            margin=margin,
+            shoes=found.shoes,
+        )
         if current is not None:
             restored = self.transport.multi([("HGET", keys.meta, "margin")], atomic=False)[0]
             self._put(table, found.current_shoe, current, (restored or b"0").decode())

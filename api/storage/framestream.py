@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 import redis
 
+from api.storage import leases
 from api.storage.keys import LobbyKeys
-from api.storage.publishing import LEASE
 from api.storage.transport import Transport
 
 FRAMES_KEPT = 2_000  # at a frame every 500 ms, about 16 minutes to resume from
@@ -61,7 +61,7 @@ class FrameStream:
         """Take or renew the frame builder's lease (``publishing``: the lease of the publisher
         of frames to the GRIP proxies): 0 held by another, 1 renewed, 2 taken."""
         key = self.keys.frame_publisher if publishing else self.keys.framer
-        return self.transport.script(LEASE, [key], [holder, ttl_ms])
+        return leases.take(self.transport, key, holder, ttl_ms)
 
     def add(self, full: bytes, public: bytes) -> str:
         """Append a frame; its id."""

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from api.codecs.jsontext import loads
 from api.codecs.tiles import EMPTY, Tile, registry_entry
 from api.storage.keys import LobbyKeys
-from api.storage.lobbyscript import LOBBY_RETIRE, STREAM_LENGTH, retire_keys
+from api.storage.lobbyscript import LOBBY_RETIRE, retire_named
 from api.storage.transport import Transport
 from roads.lobby import RoadShape, sort_key
 from roads.patterns import Pattern
@@ -71,7 +71,7 @@ class Lobby:
         """Take the table out of the lobby, Good Roads and the event feed until a round for it
         starts it again (:data:`~api.storage.lobbyscript.LOBBY_RETIRE`); its rounds are not
         touched. ``False`` when the lobby did not list it."""
-        found = self.transport.script(LOBBY_RETIRE, retire_keys(self.keys), [table, STREAM_LENGTH])
+        found = self.transport.script(LOBBY_RETIRE, **retire_named(self.keys, table))
         return bool(found)
 
     def size(self) -> int:

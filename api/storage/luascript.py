@@ -2,7 +2,8 @@
 
 **The header names every argument.** A script opens with one line per key and argument it takes,
 ``local NAME = KEYS[i]`` or ``local NAME = ARGV[i]`` (``i`` from 1, in order, keys first), and at
-most one rest of each, ``local NAME = {unpack(KEYS, i)}``, last: no line below the header indexes
+most one rest of each, ``local NAME = rest(KEYS, i)``, last (``rest`` is defined by
+``prelude.lua``, joined ahead of every script): no line below the header indexes
 ``KEYS`` or ``ARGV`` (``tests/storage/test_lua_files.py`` greps the files). The Python side calls
 :meth:`Script.queue` or :meth:`Script.run` with those names as keywords; the order Redis gets them
 in is the header's, read from the file, so the two cannot drift, and a name missing or unknown is
@@ -27,7 +28,7 @@ from typing import Any
 import redis
 
 _ONE = re.compile(r"^local (\w+) = (KEYS|ARGV)\[(\d+)\]\s*(--.*)?$")
-_REST = re.compile(r"^local (\w+) = \{unpack\((KEYS|ARGV), (\d+)\)\}\s*(--.*)?$")
+_REST = re.compile(r"^local (\w+) = rest\((KEYS|ARGV), (\d+)\)\s*(--.*)?$")
 _LINE = re.compile(r"user_script:(\d+)")
 _SHA = re.compile(r"\b([0-9a-f]{40})\b")
 
@@ -105,7 +106,8 @@ class Script:
         self.header, _ = read_header(body, where)
         self.name = where
         parts, texts, first = [], [], 1
-        for label, text in [*((_label(f), f.read_text()) for f in uses), (where, body)]:
+        joined = [PRELUDE, *uses]
+        for label, text in [*((_label(f), f.read_text()) for f in joined), (where, body)]:
             text = text if text.endswith("\n") else text + "\n"
             count = text.count("\n")
             parts.append(Part(label, first, count))
@@ -172,6 +174,7 @@ def _label(fragment: Traversable) -> str:
     return path[at + 1 :] if at >= 0 else fragment.name
 
 
+PRELUDE = lua_file(__package__, "prelude.lua")
 SCRIPTS: list[Script] = []
 BY_SHA: dict[str, Script] = {}
 

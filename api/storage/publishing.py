@@ -9,23 +9,11 @@ import redis
 from api.codecs.feedevents import Event
 from api.storage.eventstream import StreamReader
 from api.storage.keys import LobbyKeys
-from api.storage.scripts import InlineScript as Script
+from api.storage.leases import take_on
+from api.storage.luascript import Script
 
-# Move the cursor only while holding the lease.  KEYS: lease, cursor.  ARGV: holder, id.
-ADVANCE = Script("""
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[2], ARGV[2])
-return 1
-""")
-# Take or renew the lease: 0 held by another, 1 renewed, 2 taken.  KEYS: lease.  ARGV: holder,
-# ttl ms.
-LEASE = Script("""
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if holder then return 1 end
-return 2
-""")
+# Move the cursor only while holding the lease.
+ADVANCE = Script(__package__, "advance.lua")
 
 
 class PublishingSession:
@@ -38,12 +26,19 @@ class PublishingSession:
 
     def lease(self, holder: str, ttl_ms: int) -> int:
         """Take or renew the lease: 0 held by another, 1 renewed, 2 taken."""
-        return LEASE.run(self._client, [self._keys.publisher], [holder, ttl_ms])
+        return take_on(self._client, self._keys.publisher, holder, ttl_ms)
 
     def advance(self, holder: str, event_id: str) -> bool:
         """Move the cursor to ``event_id``, only while ``holder`` holds the lease."""
-        keys = [self._keys.publisher, self._keys.published]
-        return bool(ADVANCE.run(self._client, keys, [holder, event_id]))
+        keys = self._keys
+        moved = ADVANCE.run(
+            self._client,
+            lease_key=keys.publisher,
+            cursor_key=keys.published,
+            holder=holder,
+            event_id=event_id,
+        )
+        return bool(moved)
 
     def cursor(self) -> str:
         """Where publishing goes on: the cursor, or the stream's end for the first publisher."""

@@ -29,7 +29,6 @@ from api.storage.states import ShoeRecords, ShoeStates
 from api.storage.transport import Transport, queue_each
 from api.storage.writelog import Clock
 from api.storage.writescripts import (
-    READ_FOR_APPEND,
     AppendBase,
     AppendRound,
     ReadForAppend,
@@ -95,8 +94,7 @@ class RoundStore:
         reads = [ReadForAppend(self.keys.shoe(table, shoe)) for table, shoe in shoes]
         if len(reads) == 1:  # with the client's own routing to fall back on, on a cluster
             (read,) = reads
-            routed = lambda client: READ_FOR_APPEND.run(client, read.key_list)  # noqa: E731
-            return [read.parse(self.transport.send_one(read.keys.table.meta, read.queue, routed))]
+            return [read.parse(self.transport.send_one(read.keys.table.meta, read.queue, read.run))]
         found: list[AppendBase | None] = [None] * len(reads)
         for positions, replies in self.transport.on_each_node(
             list(range(len(reads))),
@@ -208,7 +206,9 @@ class RoundStore:
         (the first answer may have been lost before the lobby had it)."""
         keys = self.keys.table(table)
         self.transport.confirm_replicated(keys.meta)
-        count_alerts(self.publish_lobby([(table, self.transport.command("GET", keys.lobby_update))]))
+        count_alerts(
+            self.publish_lobby([(table, self.transport.command("GET", keys.lobby_update))])
+        )
 
     def publish_lobby(self, updates: Sequence[tuple[str, bytes | str | None]]) -> list[str]:
         """Hand committed writes' lobby updates, as the write scripts stored them (``None``:

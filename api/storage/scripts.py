@@ -1,7 +1,7 @@
-"""The Lua scripts of a shoe's reads, and the :class:`Script` every script is. The write scripts
-are :mod:`api.storage.writescripts`; the formats the scripts write for Python (the version
-message, the stamp of a cached value, the stored lobby update) are :mod:`api.codecs`' modules,
-whose Lua side a script includes (:class:`Script`'s ``uses``).
+"""The Lua scripts of a shoe's reads (each a ``.lua`` file, :mod:`api.storage.luascript`). The
+write scripts are :mod:`api.storage.writescripts`; the formats the scripts write for Python (the
+version message, the stamp of a cached value, the stored lobby update) are :mod:`api.codecs`'
+modules, whose Lua side a script includes (:class:`Script`'s ``uses``).
 
 Each script has the one Python wrapper that calls it (named as the script is: ``READ_OR_CLAIM``
 by :class:`ReadOrClaim`); a wrapper holds the call's named arguments, ``queue``s the call on a
@@ -11,8 +11,6 @@ in KEYS and share the table's hash tag, so each runs on one Redis Cluster slot.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -21,38 +19,7 @@ import redis
 from api.codecs import stamps
 from api.codecs.stamps import at_version
 from api.storage.keys import ShoeKeys
-from api.storage.luascript import SCRIPTS, Script
-
-
-# TRANSITION: a script still written in a Python string; each becomes a .lua file (Script).
-class InlineScript:
-    """A Lua script, sent by its SHA (see :meth:`queue`). Every script made is listed in
-    :data:`SCRIPTS`, so a server that forgot them (a restart, ``SCRIPT FLUSH``) gets them all
-    again at once."""
-
-    def __init__(self, source: str, *, uses: Sequence[Any] = ()) -> None:
-        # ``uses``: the Lua functions of the formats it reads or writes, defined before its body.
-        self.source = "".join(u if isinstance(u, str) else u.read_text() for u in uses) + source
-        self.sha = hashlib.sha1(self.source.encode()).hexdigest()
-        SCRIPTS.append(self)  # type: ignore[arg-type]
-
-    def queue(self, commands: Any, keys: Sequence[str], args: Sequence[Any]) -> None:
-        """Add the script to a pipeline (anything with ``execute_command``) by its SHA.
-
-        redis-py's own way asks the server whether the script is loaded before every
-        execution, one more round trip; the transport instead loads the scripts and sends the
-        pipeline again when the server answers ``NOSCRIPT``."""
-        commands.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
-
-    def run(self, client: redis.Redis, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
-        """Run the script alone through ``client`` (its own routing on a cluster), loading it
-        first if the server does not know it."""
-        try:
-            return client.evalsha(self.sha, len(keys), *keys, *args)
-        except redis.exceptions.NoScriptError:
-            client.script_load(self.source)
-            return client.evalsha(self.sha, len(keys), *keys, *args)
-
+from api.storage.luascript import Script
 
 # -- reads ------------------------------------------------------------------------------------
 

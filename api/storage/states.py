@@ -96,8 +96,14 @@ class ShoeStates:
             return None
         scorecard = Scorecard.from_rounds([round_of(record) for record in stored])
         if stored:
-            args = [version, scorecard.to_bytes(), self.state_ttl]
-            self.transport.script(STORE_STATE, [keys.info, keys.state], args)
+            self.transport.script(
+                STORE_STATE,
+                info_key=keys.info,
+                state_key=keys.state,
+                version=version,
+                state=scorecard.to_bytes(),
+                state_ttl=self.state_ttl,
+            )
         return scorecard
 
     def records(self, keys: ShoeKeys) -> ShoeRecords:

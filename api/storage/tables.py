@@ -35,8 +35,15 @@ class Tables:
         """Name the table and set its variant (in the lobby too); a retired table is back.
         ``by``: the name of the key that did, for the record's log."""
         keys = self.keys.table(table)
-        args = [name, variant, self.clock(), by]
-        self.transport.script(PUT_TABLE, [keys.meta, keys.log], args)
+        self.transport.script(
+            PUT_TABLE,
+            meta_key=keys.meta,
+            log_key=keys.log,
+            name=name,
+            variant=variant,
+            at=self.clock(),
+            by=by,
+        )
         self.lobby.register(table, name, variant)
 
     def get(self, table: str) -> dict[str, Any] | None:
@@ -106,7 +113,7 @@ class Tables:
                 at=self.clock(),
                 by=by,
             )
-            retiring = call.parse(self.transport.script(RETIRE_TABLE, call.key_list, call.args))
+            retiring = call.parse(self.transport.script(RETIRE_TABLE, **call.named()))
         for shoe, version in retiring.versions:  # this process reads its own writes
             self.versions.saw(table, shoe, version, token)
         listed = self.lobby.retire(table)

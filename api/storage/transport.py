@@ -93,13 +93,9 @@ class Transport:
 
         return self._hooked(commands, send)
 
-    def script(self, script: Script, *legacy: Any, **named: Any) -> Any:
+    def script(self, script: Script, **named: Any) -> Any:
         """The reply of ``script`` run alone (loaded first if the server does not know it), its
         keys and arguments by the names its header binds."""
-        if legacy:  # TRANSITION: an InlineScript's (keys, args), until every script is a file
-            keys, args = legacy[0], (legacy[1] if len(legacy) > 1 else ())
-            command = ("EVALSHA", script.sha, len(keys), *keys, *args)
-            return self._hooked([command], lambda _: [script.run(self._plain(), keys, args)])[0]
         keys, args = script.call(named)
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
         return self._hooked([command], lambda _: [script.run(self._plain(), **named)])[0]

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from api.codecs.writelog import LoggedWrite, entry_id
+from api.storage import leases
 from api.storage.keys import Keyspace
-from api.storage.publishing import LEASE
 from api.storage.transport import Transport, queue_each
 
 Clock = Callable[[], str]  # a write's ``at`` for its log entry: milliseconds, or "" (no log)
@@ -97,7 +97,7 @@ class WriteLog:
 
     def lease(self, holder: str, ttl_ms: int) -> int:
         """Take or renew the recorder's lease: 0 held by another, 1 renewed, 2 taken."""
-        return self.transport.script(LEASE, [self.keys.lobby.recorder], [holder, ttl_ms])
+        return leases.take(self.transport, self.keys.lobby.recorder, holder, ttl_ms)
 
     def report(self, behind_ms: int) -> None:
         """Keep the recorder's lag where every process reads it (``/readyz``): the ``at`` of

@@ -1,7 +1,9 @@
 """The Lua scripts of a shoe's writes, each with the one Python wrapper that calls it (named as
 the script is: ``APPEND_ROUND`` by :class:`AppendRound`), and the read a write is computed from.
-A wrapper holds the call's named arguments and ``queue``s the call on a pipeline; a write's reply
-is read by :func:`write_reply`.
+Each script is a ``.lua`` file beside this module whose header names its keys and arguments
+(:mod:`api.storage.luascript`); a wrapper holds the call's named arguments and ``queue``s the call
+on a pipeline; a write's reply is read by :func:`write_reply`. What a write logs for the record
+is written by the functions of :mod:`api.codecs.writelog`'s Lua side, one per kind.
 
 Every write script compares what its plan was computed from (the shoe's version and round count,
 the table's current shoe and variant) with what is stored, and sets the new state only when they
@@ -17,17 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import redis
+
 from api.codecs import lobbyupdate, stamps, versionmessage, writelog
 from api.storage.keys import ShoeKeys, TableKeys
-from api.storage.scripts import InlineScript as Script
+from api.storage.luascript import Script
 from roads.shoe import ShoeHead
 
-READ_FOR_APPEND = Script("""
--- (false, not nil, stands for a missing value: a nil would end the reply there)
-local meta = redis.call('HMGET', KEYS[1], 'current', 'variant')
-return {meta[1] or false, meta[2] or false, redis.call('HGET', KEYS[2], 'version') or false,
-  redis.call('LLEN', KEYS[3]), redis.call('GET', KEYS[4]) or false}
-""")
+READ_FOR_APPEND = Script(__package__, "read_for_append.lua")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +37,20 @@ class ReadForAppend:
     keys: ShoeKeys
 
     def queue(self, commands: Any) -> None:
-        READ_FOR_APPEND.queue(commands, self.key_list, [])
+        READ_FOR_APPEND.queue(commands, **self._named())
 
-    @property
-    def key_list(self) -> list[str]:
+    def run(self, client: redis.Redis) -> list:
+        """The read alone through ``client`` (its own routing on a cluster)."""
+        return READ_FOR_APPEND.run(client, **self._named())
+
+    def _named(self) -> dict[str, str]:
         keys = self.keys
-        return [keys.table.meta, keys.info, keys.rounds, keys.state]
+        return {
+            "meta_key": keys.table.meta,
+            "info_key": keys.info,
+            "rounds_key": keys.rounds,
+            "state_key": keys.state,
+        }
 
     def parse(self, reply: list) -> AppendBase:
         current, variant, version, count, state = reply
@@ -83,32 +90,8 @@ def write_reply(reply: list) -> WriteReply:
 
 
 APPEND_ROUND = Script(
-    """
-local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
-local count = redis.call('LLEN', KEYS[3])
-local meta = redis.call('HMGET', KEYS[1], 'current', 'variant')
-if version ~= tonumber(ARGV[2]) or count ~= tonumber(ARGV[3]) or (meta[1] or '') ~= ARGV[4]
-    or (meta[2] or 'standard') ~= ARGV[5] then
-  return {0, version, count, 0}
-end
--- The round first: Redis at its maxmemory refuses a script's first write that may grow memory,
--- and only its first, so no other write may come before it (HDEL would not be refused).
-redis.call('RPUSH', KEYS[3], ARGV[7])
-if ARGV[6] == '1' then
-  redis.call('HSET', KEYS[1], 'current', ARGV[1])
-  redis.call('RPUSH', KEYS[5], ARGV[1])
-end
-redis.call('HDEL', KEYS[1], 'retired')
-version = version + 1
-redis.call('HSET', KEYS[2], 'version', version, 'rounds', count + 1)
-redis.call('SET', KEYS[4], stamped(version, ARGV[8]), 'EX', tonumber(ARGV[9]))
-local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('PUBLISH', ARGV[10], version_message(ARGV[11], ARGV[1], version, true, seq))
-redis.call('SET', KEYS[6], stored_update(seq, true, ARGV[12]))
-log_write(KEYS[1], KEYS[7], ARGV[13], ARGV[14], {'kind', 'round', 'shoe', ARGV[1],
-  'number', count + 1, 'version', version, 'record', ARGV[7], 'opens', ARGV[6]})
-return {1, version, seq, 1}
-""",
+    __package__,
+    "append_round.lua",
     uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA, writelog.LUA],
 )
 
@@ -137,54 +120,33 @@ class AppendRound:
         keys, head = self.keys, self.head
         APPEND_ROUND.queue(
             commands,
-            [
-                keys.table.meta,
-                keys.info,
-                keys.rounds,
-                keys.state,
-                keys.table.shoes,
-                keys.table.lobby_update,
-                keys.table.log,
-            ],
-            [
-                head.shoe,
-                self.version,
-                head.count,
-                head.current or "",
-                self.variant,
-                int(head.opens),
-                self.record,
-                self.state,
-                self.state_ttl,
-                self.channel,
-                self.table,
-                self.lobby_update,
-                self.at,
-                self.by,
-            ],
+            meta_key=keys.table.meta,
+            info_key=keys.info,
+            rounds_key=keys.rounds,
+            state_key=keys.state,
+            shoes_key=keys.table.shoes,
+            lobby_update_key=keys.table.lobby_update,
+            log_key=keys.table.log,
+            shoe=head.shoe,
+            base_version=self.version,
+            base_count=head.count,
+            base_current=head.current or "",
+            base_variant=self.variant,
+            opens=int(head.opens),
+            record=self.record,
+            state=self.state,
+            state_ttl=self.state_ttl,
+            channel=self.channel,
+            table_id=self.table,
+            lobby_update=self.lobby_update,
+            at=self.at,
+            by=self.by,
         )
 
 
 REPLACE_ROUND = Script(
-    """
-local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if version ~= tonumber(ARGV[1]) then
-  return {0, version, 0, 0}
-end
-redis.call('LSET', KEYS[2], tonumber(ARGV[2]), ARGV[3])  -- first: see APPEND_ROUND
-redis.call('HDEL', KEYS[4], 'retired')
-version = version + 1
-redis.call('HSET', KEYS[1], 'version', version)
-redis.call('HINCRBY', KEYS[1], 'void', tonumber(ARGV[6]))
-redis.call('SET', KEYS[3], stamped(version, ARGV[4]), 'EX', tonumber(ARGV[5]))
-local current = redis.call('HGET', KEYS[4], 'current') == ARGV[9]
-local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
-redis.call('PUBLISH', ARGV[7], version_message(ARGV[8], ARGV[9], version, current, seq))
-redis.call('SET', KEYS[5], stored_update(seq, current, ARGV[10]))
-log_write(KEYS[4], KEYS[6], ARGV[11], ARGV[12], {'kind', ARGV[6] == '1' and 'void' or 'correction',
-  'shoe', ARGV[9], 'number', tonumber(ARGV[2]) + 1, 'version', version, 'record', ARGV[3]})
-return {1, version, seq, current and 1 or 0}
-""",
+    __package__,
+    "replace_round.lua",
     uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA, writelog.LUA],
 )
 
@@ -214,81 +176,30 @@ class ReplaceRound:
         keys = self.keys
         REPLACE_ROUND.queue(
             commands,
-            [
-                keys.info,
-                keys.rounds,
-                keys.state,
-                keys.table.meta,
-                keys.table.lobby_update,
-                keys.table.log,
-            ],
-            [
-                self.version,
-                self.index,
-                self.record,
-                self.state,
-                self.state_ttl,
-                int(self.void),
-                self.channel,
-                self.table,
-                self.shoe,
-                self.lobby_update,
-                self.at,
-                self.by,
-            ],
+            info_key=keys.info,
+            rounds_key=keys.rounds,
+            state_key=keys.state,
+            meta_key=keys.table.meta,
+            lobby_update_key=keys.table.lobby_update,
+            log_key=keys.table.log,
+            base_version=self.version,
+            index=self.index,
+            record=self.record,
+            state=self.state,
+            state_ttl=self.state_ttl,
+            void=int(self.void),
+            channel=self.channel,
+            table_id=self.table,
+            shoe=self.shoe,
+            lobby_update=self.lobby_update,
+            at=self.at,
+            by=self.by,
         )
 
 
-STORE_STATE = Script(
-    """
-local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if version ~= tonumber(ARGV[1]) then
-  return 0
-end
-redis.call('SET', KEYS[2], stamped(ARGV[1], ARGV[2]), 'EX', tonumber(ARGV[3]))
-return 1
-""",
-    uses=[stamps.LUA],
-)
+STORE_STATE = Script(__package__, "store_state.lua", uses=[stamps.LUA])
 
-
-# KEYS: the table's meta, its shoe list, its log, then the info key of each shoe in the list.
-# ARGV: the version channel, the table, the log's ``at`` and ``by``, then each shoe id in the
-# list's order.
-# Returns {0} for an unknown table; {2} when the list is no longer the one passed (read it
-# again); {1} when it was retired already; else {1, shoe, version, ...} of each shoe raised (a
-# shoe that has left Redis for the record is not raised: it has no cached answers).
-RETIRE_TABLE = Script(
-    """
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return {0}
-end
-if redis.call('LLEN', KEYS[2]) ~= #KEYS - 3 then
-  return {2}
-end
-if redis.call('HSETNX', KEYS[1], 'retired', '1') == 0 then
-  return {1}
-end
-local current = redis.call('HGET', KEYS[1], 'current')
-local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-local reply = {1}
-local raised = {}
-for i = 4, #KEYS do
-  local shoe = ARGV[i + 1]
-  if redis.call('EXISTS', KEYS[i]) == 1 then
-    local version = redis.call('HINCRBY', KEYS[i], 'version', 1)
-    redis.call('PUBLISH', ARGV[1], version_message(ARGV[2], shoe, version, shoe == current, seq))
-    reply[#reply + 1] = shoe
-    reply[#reply + 1] = version
-    raised[#raised + 1] = shoe .. '=' .. version
-  end
-end
-log_write(KEYS[1], KEYS[3], ARGV[3], ARGV[4],
-  {'kind', 'retire', 'versions', table.concat(raised, ',')})
-return reply
-""",
-    uses=[versionmessage.LUA, writelog.LUA],
-)
+RETIRE_TABLE = Script(__package__, "retire_table.lua", uses=[versionmessage.LUA, writelog.LUA])
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,14 +218,20 @@ class RetireTable:
     at: str  # see AppendRound
     by: str = ""  # see AppendRound
 
-    @property
-    def key_list(self) -> list[str]:
+    def named(self) -> dict[str, Any]:
+        """The script's keys and arguments by the names its header binds."""
         keys = self.table_keys
-        return [keys.meta, keys.shoes, keys.log, *self.shoe_info]
-
-    @property
-    def args(self) -> list[str]:
-        return [self.channel, self.table, self.at, self.by, *self.shoes]
+        return {
+            "meta_key": keys.meta,
+            "shoes_key": keys.shoes,
+            "log_key": keys.log,
+            "info_keys": self.shoe_info,
+            "channel": self.channel,
+            "table_id": self.table,
+            "at": self.at,
+            "by": self.by,
+            "shoes": self.shoes,
+        }
 
     @staticmethod
     def parse(reply: list) -> Retiring | None:
@@ -334,15 +251,4 @@ class Retiring(NamedTuple):
     versions: list[tuple[str, int]]
 
 
-# KEYS: the table's meta, its log.  ARGV: name, variant, the log's ``at`` and ``by``.
-PUT_TABLE = Script(
-    """
-redis.call('HSET', KEYS[1], 'name', ARGV[1], 'variant', ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'mver', 1)
-redis.call('HDEL', KEYS[1], 'retired')
-log_write(KEYS[1], KEYS[2], ARGV[3], ARGV[4],
-  {'kind', 'table', 'name', ARGV[1], 'variant', ARGV[2]})
-return 1
-""",
-    uses=[writelog.LUA],
-)
+PUT_TABLE = Script(__package__, "put_table.lua", uses=[writelog.LUA])

@@ -29,7 +29,7 @@ OUTCOMES: tuple[str, ...] = ("banker", "player", "tie", "natural", "player_pair"
 FALSE_DISCOVERY = 0.05
 ALERT = 1e-3
 MIN_ROUNDS = 30
-#: The stored tally's numbers, in order (the integrity script adds to them).
+#: A day's tally's numbers, in order.
 FIELDS: tuple[str, ...] = (
     "rounds",
     *(f"observed_{o}" for o in OUTCOMES),
@@ -49,27 +49,15 @@ ADDED = FIELDS[: FIELDS.index("runs")]
 
 @dataclass(frozen=True, slots=True)
 class RoundEntry:
-    """A round waiting for its day's tally, as the integrity script keeps it: ``TABLE DAY
-    OBSERVED SIDE EXPECT``, the outcomes 1/0 (-1: unknown) and the chances comma-separated in
-    :data:`OUTCOMES` order, the side 1 Banker, 2 Player, 0 a tie."""
+    """A round waiting for its day's tally: its ``table`` and ``day``, its ``observed``
+    outcomes (1 or 0, -1 unknown) and their chances (``expect``) in :data:`OUTCOMES` order, and
+    its ``side``: 1 Banker, 2 Player, 0 a tie."""
 
     table: str
     day: str
     observed: tuple[int, ...]
     side: int
     expect: tuple[float, ...]
-
-    @classmethod
-    def parse(cls, text: str | bytes) -> RoundEntry:
-        raw = text.decode() if isinstance(text, bytes) else text
-        table, day, observed, side, expect = raw.split(" ")
-        return cls(
-            table,
-            day,
-            tuple(int(x) for x in observed.split(",")),
-            int(side),
-            tuple(float(x) for x in expect.split(",")),
-        )
 
 
 def fold(entries: Iterable[RoundEntry]) -> dict[tuple[str, str], tuple[list[float], str]]:
@@ -113,17 +101,13 @@ def runs_z(banker: int, player: int, runs: int) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class DayTally:
-    """A table's day, as the integrity script added it up (:data:`FIELDS`)."""
+    """A table's day, added up: a number for each of :data:`FIELDS`."""
 
     values: tuple[float, ...]
 
-    @classmethod
-    def parse(cls, text: str | bytes) -> DayTally:
-        raw = text.decode() if isinstance(text, bytes) else text
-        values = tuple(float(part) for part in raw.split(","))
-        if len(values) != len(FIELDS):
-            raise ValueError(f"a day's tally has {len(FIELDS)} numbers, not {len(values)}")
-        return cls(values)
+    def __post_init__(self) -> None:
+        if len(self.values) != len(FIELDS):
+            raise ValueError(f"a day's tally has {len(FIELDS)} numbers, not {len(self.values)}")
 
     def __getitem__(self, name: str) -> float:
         return self.values[FIELDS.index(name)]

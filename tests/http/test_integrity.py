@@ -14,8 +14,8 @@ from roads.integrity import drift
 from roads.simulator import deal_rounds, deal_shoe, shuffled_shoe
 from tests.api_helpers import feed, post_cards, post_round
 from tests.conftest import AUTH, make_app
+from tests.http.test_feed_events import read
 from tests.http.test_odds import ten_value_rounds
-from tests.live.test_events import read
 
 # Also run on a local Redis Cluster (see conftest.py).
 pytestmark = pytest.mark.cluster
@@ -249,7 +249,7 @@ def test_a_new_shoes_first_round_is_tallied_against_a_fresh_shoe(client):
 def test_the_drift_evaluator_raises_alerts_with_nobody_reading(app, client, backend):
     feed(client, "B" * 60, table="bent")
     evaluator = app.extensions["roads"].drift
-    assert evaluator.running()  # started by the first write
+    assert evaluator.running()  # one of the jobs the first request started
     evaluator.stop()
     other = make_app(backend.url, cluster=backend.cluster).extensions["roads"].drift
     assert evaluator.step() or other.step()  # whichever holds the lease evaluates

@@ -7,7 +7,7 @@ from roads.odds import odds
 from roads.simulator import deal_shoe
 from tests.api_helpers import feed, post_cards, post_round
 from tests.conftest import AUTH, make_app
-from tests.live.test_events import read
+from tests.http.test_feed_events import read
 
 # Also run on a local Redis Cluster (see conftest.py).
 pytestmark = pytest.mark.cluster

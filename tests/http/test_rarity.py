@@ -6,7 +6,7 @@ import pytest
 from roads import parse_expression
 from roads.rarity import figure, lobby_chance, pattern_chance, run_chance
 from tests.api_helpers import feed, post_round
-from tests.live.test_events import read
+from tests.http.test_feed_events import read
 
 
 def rarity(client, query):

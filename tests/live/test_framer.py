@@ -1,19 +1,25 @@
-"""The frame builder: a client that holds the first frame (full) and applies every next one
-holds, at each frame, the tiles ``GET /v1/tables`` answers then, with the odds and without."""
+"""The frame builder on its own (api/live/framer.py), on the tests' Redis without the app: a client
+that holds the first frame (full) and applies every next one holds, at each frame, every tile as
+the lobby stores it (what ``GET /v1/tables`` answers), with the odds and without; one builder at
+a time (the lease); a builder stands by until its process wants frames."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.codecs.frames import apply
 from api.live.framer import FrameBuilder
+from api.storage.failures import NotFound
 from api.storage.framestream import FrameStream
-from tests.api_helpers import post_round
-from tests.conftest import AUTH
+from api.writes.refusals import Conflict
+from roads import Round
+from tests.layer_parts import Parts
 
 TABLES = ("f1", "f2", "f3")
 RUNS = itertools.count()
@@ -36,40 +42,40 @@ STEPS = st.lists(
 )
 
 
-def lobby_tiles(client, headers=None) -> dict[str, dict]:
-    answer = client.get("/v1/tables", headers=headers or {})
-    assert answer.status_code == 200
-    return {tile["table"]: tile for tile in answer.json["tables"]}
+def frames_of(parts: Parts) -> FrameStream:
+    return FrameStream(parts.transport, parts.keys.lobby)
+
+
+def stored_tiles(parts: Parts) -> dict[str, dict]:
+    """Every tile as the lobby stores it, with the odds: what ``GET /v1/tables`` answers."""
+    _, tiles, _ = parts.lobby.tables()
+    return {tile.table: json.loads(tile.json) for tile in tiles}
 
 
 class Dealer:
-    def __init__(self, client, run: int) -> None:
-        self.client = client
+    """Rounds, voids, corrections, new shoes, renames and retirements, as the write endpoints
+    make them (one refused, as they would refuse it, changes nothing)."""
+
+    def __init__(self, parts: Parts, run: int) -> None:
+        self.parts = parts
         self.shoes = {table: [f"r{run}s0", 0] for table in TABLES}
 
     def act(self, kind: str, table: str, *args) -> None:
-        shoe = self.shoes[table]
-        base = f"/v1/tables/{table}/shoes/{shoe[0]}/rounds"
-        if kind == "round":
-            assert (
-                post_round(self.client, shoe[1] + 1, table, shoe[0], result=args[0]).status_code
-                == 201
-            )
-            shoe[1] += 1
-        elif kind == "void" and shoe[1] >= args[0]:
-            self.client.post(f"{base}/{args[0]}/void", headers=AUTH)
-        elif kind == "correct" and shoe[1] >= args[0]:
-            self.client.put(f"{base}/{args[0]}", json={"result": "T"}, headers=AUTH)
-        elif kind == "new_shoe":
-            shoe[0], shoe[1] = f"{shoe[0]}n", 0
-        elif kind == "rename":
-            self.client.put(
-                f"/v1/tables/{table}",
-                json={"name": f"N{shoe[1]}", "variant": "speed"},
-                headers=AUTH,
-            )
-        elif kind == "retire":
-            self.client.delete(f"/v1/tables/{table}", headers=AUTH)
+        writer, shoe = self.parts.writer, self.shoes[table]
+        with contextlib.suppress(Conflict, NotFound):  # NotFound: a retired table too
+            if kind == "round":
+                assert writer.append(table, shoe[0], shoe[1] + 1, Round(args[0])).changed
+                shoe[1] += 1
+            elif kind == "void" and shoe[1] >= args[0]:
+                writer.void(table, shoe[0], args[0])
+            elif kind == "correct" and shoe[1] >= args[0]:
+                writer.replace(table, shoe[0], args[0], Round("T"))
+            elif kind == "new_shoe":
+                shoe[0], shoe[1] = f"{shoe[0]}n", 0
+            elif kind == "rename":
+                self.parts.tables.put(table, f"N{shoe[1]}", "speed")
+            elif kind == "retire":
+                self.parts.tables.retire(table)
 
 
 @settings(
@@ -79,13 +85,12 @@ class Dealer:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(steps=STEPS, frames_after=st.lists(st.booleans(), min_size=60, max_size=60))
-def test_frames_rebuild_the_lobby_at_every_frame(app, redis_client, steps, frames_after):
+def test_frames_rebuild_the_lobby_at_every_frame(parts, redis_client, steps, frames_after):
     for key in redis_client.keys("*"):  # each example starts from an empty lobby
         redis_client.delete(key)
-    client, services = app.test_client(), app.extensions["roads"]
-    frames = FrameStream(services.transport, services.keys.lobby)
-    builder = FrameBuilder(services.lobby, frames)
-    dealer = Dealer(client, next(RUNS))
+    frames = frames_of(parts)
+    builder = FrameBuilder(parts.lobby, frames)
+    dealer = Dealer(parts, next(RUNS))
     held: dict[str, dict[str, dict]] = {"full": {}, "public": {}}
     at: dict[str, int] = {}  # the cursor of the last frame each client applied
     last = "0-0"
@@ -104,7 +109,7 @@ def test_frames_rebuild_the_lobby_at_every_frame(app, redis_client, steps, frame
                 at[which] = taken["cursor"]
             last = stored.id
         if last != "0-0":
-            assert held["full"] == lobby_tiles(client, AUTH)
+            assert held["full"] == stored_tiles(parts)
             public = {t: {**tile, "edge": {}} for t, tile in held["full"].items()}
             assert held["public"] == public
 
@@ -116,16 +121,16 @@ def test_frames_rebuild_the_lobby_at_every_frame(app, redis_client, steps, frame
     frame()
 
 
-def test_no_frame_when_nothing_changed_and_a_new_holder_starts_full(app):
-    client, services = app.test_client(), app.extensions["roads"]
-    frames = FrameStream(services.transport, services.keys.lobby)
-    builder = FrameBuilder(services.lobby, frames, lease_ms=200)
-    post_round(client, 1, "g1", "s1", result="B")
+def test_no_frame_when_nothing_changed_and_a_new_holder_starts_full(parts):
+    frames = frames_of(parts)
+    builder = FrameBuilder(parts.lobby, frames, lease_ms=200)
+    parts.writer.append("g1", "s1", 1, Round("B"))
     first = builder.step()
     assert first is not None and json.loads(frames.after("0-0")[0].full)["full"] is True
     assert builder.step() is None  # nothing changed
-    post_round(client, 2, "g1", "s1", result="P")
-    assert builder.step() is not None
+    parts.writer.append("g1", "s1", 2, Round("P"))
+    second_id = builder.step()
+    assert second_id is not None
     second = json.loads(frames.after(first)[0].full)
     after = json.loads(frames.after("0-0")[0].full)["cursor"]
     assert second == {
@@ -134,5 +139,35 @@ def test_no_frame_when_nothing_changed_and_a_new_holder_starts_full(app):
         "tables": {"g1": second["tables"]["g1"]},
     }
     assert second["tables"]["g1"]["results"] == ["P"]
-    other = FrameBuilder(services.lobby, frames, lease_ms=200)
+    other = FrameBuilder(parts.lobby, frames, lease_ms=200)
     assert other.step() is None  # the lease is held
+    time.sleep(0.3)  # the first holder's lease runs out: the next starts with the whole lobby
+    assert other.step() is not None
+    (whole,) = frames.after(second_id)
+    assert json.loads(whole.full) == {**json.loads(whole.full), "full": True}
+    assert set(json.loads(whole.full)["tables"]) == {"g1"}
+
+
+def until(condition, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_started_builder_stands_by_until_its_process_wants_frames(parts):
+    frames = frames_of(parts)
+    parts.writer.append("w1", "s1", 1, Round("B"))
+    builder = FrameBuilder(parts.lobby, frames, frame_ms=50, lease_ms=500)
+    builder.start()
+    try:
+        assert builder.running()
+        assert not until(lambda: frames.after("0-0"), seconds=0.5)  # nobody wants frames
+        assert parts.transport.command("GET", parts.keys.lobby.framer) is None  # nor the lease
+        builder.want()
+        assert until(lambda: frames.after("0-0"))
+    finally:
+        builder.stop()
+    assert until(lambda: not builder.running())

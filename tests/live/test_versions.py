@@ -1,25 +1,17 @@
-"""Hot JSON reads come from the process's memory while the version watch is subscribed: no
-Redis round trip, and never a stale answer once another process's write has arrived."""
+"""The version watch on its own (api/live/versions.py), on the tests' Redis without the app: what
+another process commits (a round, a new shoe, a retirement) reaches the watch by pub/sub, the
+current shoe follows the table's write order, and the watch waits past the socket's timeout and
+stops when told."""
 
 import time
 
-from tests.api_helpers import feed, post_round
-from tests.conftest import AUTH, make_app
+import pytest
+import redis
 
-# What the background readers of any app in this test process (event hubs, version watches,
-# reconnecting) send on their own: not calls a read made.
-BACKGROUND = (
-    "cmdstat_info",
-    "cmdstat_xread",
-    "cmdstat_subscribe",
-    "cmdstat_ping",
-    "cmdstat_client",
-)
-
-
-def redis_calls(redis_client) -> int:
-    stats = redis_client.info("commandstats")
-    return sum(value["calls"] for name, value in stats.items() if not name.startswith(BACKGROUND))
+from api.live.versions import VersionWatch
+from api.storage.keys import Keyspace
+from api.storage.versionfeed import VersionFeed
+from roads import Round
 
 
 def until(condition, seconds=5.0):
@@ -29,62 +21,30 @@ def until(condition, seconds=5.0):
         time.sleep(0.01)
 
 
-def test_a_hot_json_read_asks_redis_nothing(redis_server, redis_client):
-    app = make_app(redis_server.url)
-    client = app.test_client()
-    feed(client, "BPPB")
-    store = app.extensions["roads"]
-    until(lambda: client.get("/v1/tables/t1/roads") and store.versions.get("t1", "s1") == 4)
-    first = client.get("/v1/tables/t1/roads")
-    client.get("/v1/tables/t1/shoes/s1/stats")  # built once, kept
-    before = redis_calls(redis_client)
-    for _ in range(5):
-        again = client.get("/v1/tables/t1/roads")
-        assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
-        assert client.get("/v1/tables/t1/shoes/s1/stats").status_code == 200
-    assert redis_calls(redis_client) == before
-    store.versions.stop()
+@pytest.fixture
+def watch(parts):
+    made = VersionWatch(VersionFeed(parts.clients.plain, parts.keys.versions_channel).subscribe)
+    until(lambda: made.token() is not None)
+    yield made
+    made.stop()
 
 
-def test_another_processs_writes_and_new_shoes_reach_the_reader(redis_server, redis_client):
-    reader, writer = make_app(redis_server.url), make_app(redis_server.url)
-    client, other = reader.test_client(), writer.test_client()
-    feed(other, "BPB")
-    store = reader.extensions["roads"]
-    until(lambda: client.get("/v1/tables/t1/roads") and store.versions.get("t1", "s1") == 3)
-    assert client.get("/v1/tables/t1/roads").json["rounds"] == 3
-    post_round(other, 4, result="P")
-    until(lambda: client.get("/v1/tables/t1/roads").json["rounds"] == 4)
-    post_round(other, 1, shoe="s2", result="B")  # a new shoe: the reader's current shoe moves
-    until(lambda: client.get("/v1/tables/t1/roads").json["shoe"] == "s2")
-    assert store.versions.current("t1") == "s2"
-    for app in (reader, writer):
-        app.extensions["roads"].versions.stop()
-
-
-def test_a_table_another_process_retires_leaves_the_readers_memory(redis_server, redis_client):
-    reader, writer = make_app(redis_server.url), make_app(redis_server.url)
-    client, other = reader.test_client(), writer.test_client()
-    feed(other, "BPB")
-    store = reader.extensions["roads"]
-    picture = "/v1/tables/t1/roads/big_road.png"
-    until(lambda: client.get(picture) and store.versions.get("t1", "s1") == 3)
-    assert client.get(picture).status_code == 200  # served from this process's memory
-    assert other.delete("/v1/tables/t1", headers=AUTH).status_code == 200
-    # The retire raised the shoe's version: the reader's memory of version 3 is never used.
-    until(lambda: store.versions.get("t1", "s1") == 4)
-    assert client.get(picture).status_code == 404
-    assert client.get("/v1/tables/t1/roads").status_code == 404
-    for app in (reader, writer):
-        app.extensions["roads"].versions.stop()
+def test_another_processs_writes_new_shoes_and_retirements_reach_the_watch(parts, watch):
+    """``parts`` writes as another process would: this watch only hears its messages."""
+    for number, result in enumerate("BPB", start=1):
+        parts.writer.append("t1", "s1", number, Round(result))
+    until(lambda: watch.get("t1", "s1") == 3)
+    assert watch.current("t1") == "s1"
+    parts.writer.append("t1", "s1", 4, Round("P"))
+    until(lambda: watch.get("t1", "s1") == 4)
+    parts.writer.append("t1", "s2", 1, Round("B"))  # a new shoe: the table's current moves
+    until(lambda: watch.current("t1") == "s2")
+    assert watch.get("t1", "s2") == 1 and watch.get("t1", "s1") == 4
+    parts.tables.retire("t1")  # the retire raises each shoe's version: no memory of it is used
+    until(lambda: watch.get("t1", "s2") == 2)
 
 
 def test_the_current_shoe_follows_the_tables_write_order(redis_server):
-    import redis
-
-    from api.live.versions import VersionWatch
-    from api.storage.versionfeed import VersionFeed
-
     feed = VersionFeed(lambda: redis.Redis.from_url(redis_server.url), "roads:versions")
     watch = VersionWatch(feed.subscribe)
     until(lambda: watch.token() is not None)
@@ -98,12 +58,6 @@ def test_the_current_shoe_follows_the_tables_write_order(redis_server):
 
 
 def test_the_watch_waits_past_the_socket_timeout_and_stops_when_told(redis_server):
-    import redis
-
-    from api.live.versions import VersionWatch
-    from api.storage.keys import Keyspace
-    from api.storage.versionfeed import VersionFeed
-
     channel = Keyspace().versions_channel
 
     connect = lambda: redis.Redis.from_url(redis_server.url, socket_timeout=0.2)  # noqa: E731

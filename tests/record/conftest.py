@@ -1,48 +1,39 @@
-"""The record's tests: the app on the tests' Redis and a PostgreSQL database of the test's own."""
+"""The record's tests: the storage, write and record layers' objects (:mod:`tests.layer_parts`)
+on the tests' Redis and a PostgreSQL database of the test's own, without the Flask app (the
+record's HTTP answers are tested in tests/http, with the app: ``record_apps`` there)."""
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 
-from tests.conftest import make_app
+from tests.layer_parts import Parts, build_parts
 
 
 @pytest.fixture
-def record_apps(backend, redis_client, database_url):
-    """Makes apps on the test's Redis and database (settings as given); closes their pools."""
-    made = []
+def record_parts(backend, redis_client, database_url):
+    """Makes the layers' objects with the record on, on the test's Redis and database (settings
+    as given); closes their pools. Each call stands for a process of its own."""
+    made: list[Parts] = []
 
-    def make(**overrides):
-        app = make_app(backend.url, cluster=backend.cluster, database_url=database_url, **overrides)
-        made.append(app)
-        app.extensions["roads"].record.recorder.evict_seconds = 0  # every pass: no waiting
-        return app
+    def make(**overrides) -> Parts:
+        parts = build_parts(backend, database_url=database_url, **overrides)
+        parts.recorder.evict_seconds = 0  # every pass: no waiting
+        made.append(parts)
+        return parts
 
     yield make
-    for app in made:
-        app.extensions["roads"].record.database.close()
+    for parts in made:
+        parts.close()
 
 
 @pytest.fixture
-def record_app(record_apps):
-    return record_apps()
+def parts(record_parts) -> Parts:
+    return record_parts()
 
 
 @pytest.fixture
-def record_client(record_app):
-    return record_app.test_client()
-
-
-@pytest.fixture
-def recorder(record_app):
-    return record_app.extensions["roads"].record.recorder
-
-
-@pytest.fixture
-def pg(database_url):
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        yield conn
+def recorder(parts):
+    return parts.recorder
 
 
 def record_all(recorder, passes: int = 50) -> None:

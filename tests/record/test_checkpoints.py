@@ -1,5 +1,6 @@
-"""The record's signed checkpoints: what is signed and how, the store they are appended to, the
-recorder signing the heads it advanced, and ``GET /v1/checkpoints/latest``."""
+"""The record's signed checkpoints: what is signed and how, the store they are appended to, and the
+recorder signing the heads it advanced (``GET /v1/checkpoints/latest``:
+tests/http/test_latest_checkpoint.py)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,8 @@ from api.record.checkpoints import (
 )
 from api.record.checkpointstore import JsonLinesStore
 from api.record.ledger import Head
-from roads import signedheads
+from roads import Round, signedheads
 from roads.chain import GENESIS, canonical_json, checkpoint_bytes, checkpoint_hash
-from tests.conftest import AUTH
 from tests.record.conftest import record_all
 
 H1, H2 = "ab" * 32, "cd" * 32
@@ -202,16 +202,11 @@ def test_the_recorder_does_not_start_with_a_key_it_cannot_use(backend, database_
     assert "secret-looking-text" not in done.stderr + done.stdout
 
 
-def test_the_recorder_signs_the_heads_it_recorded(
-    record_app, record_client, recorder, pg, key_pair, tmp_path
-):
+def test_the_recorder_signs_the_heads_it_recorded(parts, recorder, pg, key_pair, tmp_path):
     store = JsonLinesStore(tmp_path / "cps")
     recorder.checkpoints = Checkpointer(load_private_key(key_pair[0]), store, every_seconds=0)
     for number, result in enumerate("BPBT", 1):
-        answer = record_client.post(
-            "/v1/tables/cp/shoes/s1/rounds", json={"round": number, "result": result}, headers=AUTH
-        )
-        assert answer.status_code == 201
+        assert parts.writer.append("cp", "s1", number, Round(result)).changed
     record_all(recorder)
     latest = store.latest()
     assert latest is not None
@@ -234,29 +229,6 @@ def test_the_recorder_signs_the_heads_it_recorded(
 
 def _all(store):
     return signedheads.checkpoints_of(store.path.read_text())
-
-
-def test_the_latest_checkpoint_is_served_to_record_readers(record_apps, key_pair, tmp_path):
-    app = record_apps(checkpoint_dir=str(tmp_path / "cps"), operator_keys=("op-key",))
-    client = app.test_client()
-    operator = {"X-API-Key": "op-key"}
-    assert client.get("/v1/checkpoints/latest").status_code == 401
-    missing = client.get("/v1/checkpoints/latest", headers=operator)
-    assert missing.status_code == 404 and "no checkpoint" in missing.json["message"]
-    record = app.extensions["roads"].record
-    signer = Checkpointer(load_private_key(key_pair[0]), record.checkpoints, 0)
-    signer.advanced([Head("t", "s", H1, 1, 1)])
-    made = signer.maybe(force=True)
-    answer = client.get("/v1/checkpoints/latest", headers=operator)
-    assert answer.status_code == 200 and answer.json == made
-    public = record_apps(checkpoint_dir=str(tmp_path / "cps"), public_record=True).test_client()
-    assert public.get("/v1/checkpoints/latest").json == made
-
-
-def test_without_a_store_there_is_no_checkpoint_to_serve(record_apps):
-    client = record_apps(public_record=True).test_client()
-    answer = client.get("/v1/checkpoints/latest")
-    assert answer.status_code == 404 and "ROADS_CHECKPOINT_DIR" in answer.json["message"]
 
 
 def test_a_latest_checkpoint_by_a_rotated_key_is_chained_on(key_pair, tmp_path):

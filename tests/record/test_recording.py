@@ -1,5 +1,6 @@
 """Every acknowledged write is recorded in PostgreSQL once, in order, chained: rounds,
-corrections, voids, new shoes, a table's name and variant, retiring and coming back."""
+corrections, voids, new shoes, a table's name and variant, retiring and coming back (the writer,
+the tables and the recorder, without the app)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ import psycopg
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from api.codecs.writelog import LoggedWrite
+from api.record.ledger import Ledger
+from api.writes.refusals import Conflict
+from roads import Round
 from roads.chain import GENESIS
 from roads.verify import verify
-from tests.conftest import AUTH
+from tests.layer_parts import Parts
 from tests.record.conftest import record_all
 
 TABLES = itertools.count()
@@ -35,10 +40,10 @@ OPERATIONS = st.lists(
 
 
 class Dealer:
-    """Sends operations to the service as a game server would, keeping its shoes."""
+    """Sends operations to the writer as a game server would, keeping its shoes."""
 
-    def __init__(self, client, table: str) -> None:
-        self.client = client
+    def __init__(self, parts: Parts, table: str) -> None:
+        self.parts = parts
         self.table = table
         self.shoes: list[tuple[str, int]] = []  # (shoe, rounds)
 
@@ -46,9 +51,8 @@ class Dealer:
         if new_shoe or not self.shoes:
             self.shoes.append((f"s{len(self.shoes) + 1}", 0))
         shoe, count = self.shoes[-1]
-        url = f"/v1/tables/{self.table}/shoes/{shoe}/rounds"
-        answer = self.client.post(url, json={"round": count + 1, "result": result}, headers=AUTH)
-        assert answer.status_code == 201, answer.json
+        written = self.parts.writer.append(self.table, shoe, count + 1, Round.from_result(result))
+        assert written.changed
         self.shoes[-1] = (shoe, count + 1)
 
     def rewrite(self, which: int, number: int, result: str | None) -> None:
@@ -57,22 +61,20 @@ class Dealer:
         shoe, count = self.shoes[which]
         if number > count:
             return
-        url = f"/v1/tables/{self.table}/shoes/{shoe}/rounds/{number}"
-        if result is None:
-            answer = self.client.post(f"{url}/void", headers=AUTH)
-        else:
-            answer = self.client.put(url, json={"result": result}, headers=AUTH)
-        assert answer.status_code in (200, 409), answer.json  # 409: a void round corrected
+        writer = self.parts.writer
+        try:
+            if result is None:
+                writer.void(self.table, shoe, number)
+            else:
+                writer.replace(self.table, shoe, number, Round.from_result(result))
+        except Conflict as refused:
+            assert "is void and cannot be corrected" in refused.message
 
     def put(self, variant: str) -> None:
-        answer = self.client.put(
-            f"/v1/tables/{self.table}", json={"name": "Table", "variant": variant}, headers=AUTH
-        )
-        assert answer.status_code == 200, answer.json
+        self.parts.tables.put(self.table, "Table", variant)
 
     def retire(self) -> None:
-        answer = self.client.delete(f"/v1/tables/{self.table}", headers=AUTH)
-        assert answer.status_code in (200, 404), answer.json
+        self.parts.tables.retire(self.table)  # None for a table never seen: nothing to retire
 
 
 def check_record(pg, redis_client, keys, table: str) -> None:
@@ -135,10 +137,10 @@ def check_record(pg, redis_client, keys, table: str) -> None:
 )
 @given(operations=OPERATIONS)
 def test_every_write_is_recorded_once_in_order_and_chained(
-    record_app, record_client, recorder, redis_client, pg, operations
+    parts, recorder, redis_client, pg, operations
 ):
     table = f"h{next(TABLES)}"
-    dealer = Dealer(record_client, table)
+    dealer = Dealer(parts, table)
     for operation in operations:
         kind, *args = operation
         if kind == "round":
@@ -159,38 +161,34 @@ def test_every_write_is_recorded_once_in_order_and_chained(
             recorder.step()
     record_all(recorder)
     recorder.step()  # once more: nothing recorded twice
-    check_record(pg, redis_client, record_app.extensions["roads"].keys, table)
-    assert redis_client.xlen(record_app.extensions["roads"].keys.table(table).log) == 0
+    check_record(pg, redis_client, parts.keys, table)
+    assert redis_client.xlen(parts.keys.table(table).log) == 0
 
 
-def test_a_batch_recorded_again_adds_nothing(record_app, record_client, recorder, pg):
+def test_a_batch_recorded_again_adds_nothing(parts, recorder, pg):
     """A recorder that committed and died before trimming the logs: the next records from the
     record's numbers, and the ledger skips what it holds."""
-    dealer = Dealer(record_client, "again")
+    dealer = Dealer(parts, "again")
     for result in "BPBPT":
         dealer.round(result)
-    services = record_app.extensions["roads"]
     log = recorder.writelog
     batch = log.after({"again": 0}, 100)
-    with services.record.database.transaction() as conn:
+    with parts.record.database.transaction() as conn:
         recorder.ledger.record(conn, batch)
-    with services.record.database.transaction() as conn:  # the same batch again
+    with parts.record.database.transaction() as conn:  # the same batch again
         recorder.ledger.record(conn, batch)
     record_all(recorder)  # reads the untrimmed log again
     (count,) = pg.execute("SELECT count(*) FROM record_writes WHERE table_id = 'again'").fetchone()
     assert count == 5
 
 
-def test_a_batch_that_fails_midway_records_nothing_and_is_recorded_later(
-    record_app, record_client, recorder, pg
-):
-    dealer = Dealer(record_client, "midway")
+def test_a_batch_that_fails_midway_records_nothing_and_is_recorded_later(parts, recorder, pg):
+    dealer = Dealer(parts, "midway")
     for result in "BPB":
         dealer.round(result)
-    services = record_app.extensions["roads"]
     batch = recorder.writelog.after({"midway": 0}, 100)
     try:
-        with services.record.database.transaction() as conn:
+        with parts.record.database.transaction() as conn:
             recorder.ledger.record(conn, batch)
             raise RuntimeError("the recorder dies here, before its commit")
     except RuntimeError:
@@ -201,10 +199,8 @@ def test_a_batch_that_fails_midway_records_nothing_and_is_recorded_later(
     assert count == 3
 
 
-def test_a_table_name_variant_and_retirement_are_recorded_in_the_tables_chain(
-    record_client, recorder, pg
-):
-    dealer = Dealer(record_client, "named")
+def test_a_table_name_variant_and_retirement_are_recorded_in_the_tables_chain(parts, recorder, pg):
+    dealer = Dealer(parts, "named")
     dealer.put("speed")
     dealer.round("B")
     dealer.retire()
@@ -221,8 +217,8 @@ def test_a_table_name_variant_and_retirement_are_recorded_in_the_tables_chain(
     assert row == ("Table", "speed", False)
 
 
-def test_months_are_partitions(record_client, recorder, pg):
-    Dealer(record_client, "parts").round("B")
+def test_months_are_partitions(parts, recorder, pg):
+    Dealer(parts, "parts").round("B")
     record_all(recorder)
     parts = pg.execute(
         "SELECT inhrelid::regclass::text FROM pg_inherits"
@@ -231,20 +227,18 @@ def test_months_are_partitions(record_client, recorder, pg):
     assert len(parts) == 1 and parts[0][0].startswith("record_writes_20")
 
 
-def test_migrations_are_applied_once(record_app, database_url):
-    database = record_app.extensions["roads"].record.database
+def test_migrations_are_applied_once(parts, database_url):
+    database = parts.record.database
     database.ready()
     assert database.migrate() == []
     with psycopg.connect(database_url) as conn:
         assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (4,)
 
 
-def test_each_write_carries_the_name_of_the_key_that_made_it(record_app, pg):
+def test_each_write_carries_the_name_of_the_key_that_made_it(parts, pg):
     """A write logged with ``by`` is recorded with it: in ``key_name`` and in its canonical
     bytes (so the chain covers it); one logged without (before keys had names) is recorded as
     before, and the chain holds across both."""
-    from api.codecs.writelog import LoggedWrite
-    from api.record.ledger import Ledger
 
     def entry(number, by=None):
         fields = {"shoe": "s1", "number": str(number), "version": str(number)}
@@ -254,7 +248,7 @@ def test_each_write_carries_the_name_of_the_key_that_made_it(record_app, pg):
         return LoggedWrite("keyed", number, 1_700_000_000_000 + number, "round", fields)
 
     batch = {"keyed": [entry(1), entry(2, "studio-a"), entry(3, "")]}
-    with record_app.extensions["roads"].record.database.transaction() as conn:
+    with parts.record.database.transaction() as conn:
         recorded = Ledger(60).record(conn, batch)
     assert recorded.numbers == {"keyed": 3}
     assert [h.writes for h in recorded.heads] == [3]

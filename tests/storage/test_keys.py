@@ -1,7 +1,9 @@
 """Two deployments on one Redis never meet: staging on database 1 and production on database 0 of
 one server, and two namespaces (ROADS_NAMESPACE) on one cluster. Each writes table T; neither
-reads, hears or serves the other's rounds, versions, lobby or events."""
+reads, hears or serves the other's rounds, versions or lobby. The storage layer's objects, two
+deployments' worth, without the app."""
 
+import threading
 import time
 
 import pytest
@@ -9,76 +11,98 @@ import redis
 
 from api.config import ConfigError, Settings
 from api.storage.clients import database_of
+from api.storage.failures import NotFound
 from api.storage.keys import Keyspace
-from tests.api_helpers import feed
-from tests.conftest import make_app
+from api.storage.versionfeed import SUBSCRIBED, VersionFeed
+from roads import Round
+from tests.conftest import Backend
+from tests.layer_parts import Parts, build_parts
 
 
-def until(condition, seconds=5.0):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "never happened"
-        time.sleep(0.01)
+class Heard:
+    """Every version message on a deployment's channel, heard by a subscription of its own (as
+    each process's version watch hears them)."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.subscription = VersionFeed(
+            parts.clients.plain, parts.keys.versions_channel
+        ).subscribe()
+        self.messages: list = []
+        self.subscribed = threading.Event()
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+        self.thread.start()
+        assert self.subscribed.wait(5), "never subscribed"
+
+    def _listen(self) -> None:
+        try:
+            while True:
+                message = self.subscription.next()
+                if message == SUBSCRIBED:
+                    self.subscribed.set()
+                elif message is not None:
+                    self.messages.append(message)
+        except redis.RedisError:
+            return  # interrupted
+
+    def shoes(self) -> set[tuple[str, str]]:
+        return {(message.table, message.shoe) for message in self.messages}
+
+    def stop(self) -> None:
+        self.subscription.interrupt()
+        self.thread.join(5)
 
 
-def subscribed(app) -> None:
-    """Wait until the app's version watch follows its channel (its reads then trust it)."""
-    versions = app.extensions["roads"].versions
-    until(lambda: versions.token() is not None)
+def feed(parts: Parts, results: str, shoe: str) -> None:
+    for number, result in enumerate(results, start=1):
+        assert parts.writer.append("T", shoe, number, Round(result)).changed
 
 
-def roads_of(app, table="T"):
-    answer = app.test_client().get(f"/v1/tables/{table}/roads")
-    assert answer.status_code == 200, answer.json
-    return answer.json
-
-
-def apart(staging, production) -> None:
-    """Both deployments write table T, in turns, while both watch their channels."""
-    subscribed(staging)
-    subscribed(production)
-    feed(staging.test_client(), "BBP", table="T", shoe="stage")
-    feed(production.test_client(), "PPPPB", table="T", shoe="prod")
+def apart(staging: Parts, production: Parts) -> None:
+    """Both deployments write table T, in turns, while both follow their channels."""
+    heard = {"staging": Heard(staging), "production": Heard(production)}
+    feed(staging, "BBP", shoe="stage")
+    feed(production, "PPPPB", shoe="prod")
     # Production's later writes come after staging's: a message heard across would now win.
-    feed(production.test_client(), "T", table="T", shoe="prod-2")
+    feed(production, "T", shoe="prod-2")
     time.sleep(0.2)  # time enough for any message to cross, were it to
-    for app, shoe, rounds in ((staging, "stage", 3), (production, "prod-2", 1)):
-        table = app.test_client().get("/v1/tables/T").json
+    for name, parts, shoe, rounds in (
+        ("staging", staging, "stage", 3),
+        ("production", production, "prod-2", 1),
+    ):
+        table = parts.tables.get("T")
         assert (table["current_shoe"], table["rounds"]) == (shoe, rounds)
-        served = roads_of(app)
-        assert (served["shoe"], served["rounds"]) == (shoe, rounds)
-        versions = app.extensions["roads"].versions
-        assert versions.current("T") == shoe
-    assert staging.extensions["roads"].versions.get("T", "prod") is None
-    stage_tiles = staging.test_client().get("/v1/tables").json["tables"]
-    assert [(tile["table"], tile["shoe"]) for tile in stage_tiles] == [("T", "stage")]
-    for app in (staging, production):
-        app.extensions["roads"].versions.stop()
+        version, scorecard = parts.states.current("T", shoe)
+        assert (version, len(scorecard)) == (rounds, rounds)
+        heard[name].stop()
+    assert heard["staging"].shoes() == {("T", "stage")}
+    assert heard["production"].shoes() == {("T", "prod"), ("T", "prod-2")}
+    with pytest.raises(NotFound, match="has no shoe prod"):
+        staging.states.current("T", "prod")
+    _, stage_tiles, _ = staging.lobby.tables()
+    assert [(tile.table, tile.summary["shoe"]) for tile in stage_tiles] == [("T", "stage")]
 
 
 def test_two_databases_of_one_server_never_meet(redis_server):
     database_1 = redis_server.url.rsplit("/", 1)[0] + "/1"
     for url in (redis_server.url, database_1):
         redis.Redis.from_url(url).flushdb()
-    apart(make_app(database_1), make_app(redis_server.url))
+    staging = build_parts(Backend(database_1, cluster=False))
+    apart(staging, build_parts(Backend(redis_server.url, cluster=False)))
 
 
 def test_two_namespaces_of_one_cluster_never_meet(redis_cluster):
     client = redis_cluster.client()
     client.flushall(target_nodes=client.PRIMARIES)
-    staging = make_app(redis_cluster.url, cluster=True, namespace="staging")
-    production = make_app(redis_cluster.url, cluster=True, namespace="production")
-    apart(staging, production)
+    backend = Backend(redis_cluster.url, cluster=True)
+    apart(build_parts(backend, namespace="staging"), build_parts(backend, namespace="production"))
     assert client.exists("staging:{t:T}:meta") and client.exists("production:{t:T}:meta")
     assert not client.exists("{t:T}:meta")  # no key without its namespace
 
 
 def test_two_namespaces_of_one_database_never_meet(redis_server):
     redis.Redis.from_url(redis_server.url).flushdb()
-    apart(
-        make_app(redis_server.url, namespace="staging"),
-        make_app(redis_server.url, namespace="production"),
-    )
+    backend = Backend(redis_server.url, cluster=False)
+    apart(build_parts(backend, namespace="staging"), build_parts(backend, namespace="production"))
 
 
 def test_the_channel_names_its_scope():

@@ -6,37 +6,29 @@ other, round-trips (Hypothesis), against a real redis-server running the real sc
   Python on a cluster) and read by the lobby script (its JSON and the integrity watch's part);
 - the ``name=value,...`` memberships Python encodes and the lobby script parses, and the Good
   Road and edge transitions the script fires, against roads.lobby.transitions.
+
+And every rule the scripts state again in Lua is held to Python's over generated inputs: the
+transitions (above); a Good Road's lobby chance (roads.rarity's figure of lobby_chance); a day's
+tally added up in batches (roads.integrity.drift.fold of the whole day, and its runs); the side
+bets newly exposed (the starts of roads.lobby.transitions, afresh in a new shoe).
 """
 
 from __future__ import annotations
 
 import json
 
-import pytest
-import redis
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from api.codecs.jsontext import dumps_text
-from api.codecs.lobbyupdate import Stored, pairs, parse_pairs
+from api.codecs.lobbyupdate import LobbyUpdate, Stored, pairs, parse_pairs
 from api.codecs.versionmessage import VersionMessage
 from api.storage.keys import Keyspace
 from api.storage.lobbyscript import LOBBY_PUBLISH, LobbyPublish
 from roads import Round
 from roads.lobby import transitions
-from roads.patterns import PATTERNS
 from tests.conftest import make_app
-
-ids = st.from_regex(r"[A-Za-z0-9_-]{1,64}", fullmatch=True)
-SLOW = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-
-
-@pytest.fixture
-def plain(redis_server):
-    client = redis.Redis.from_url(redis_server.url)
-    client.flushdb()
-    yield client
-    client.close()
+from tests.storage.script_parts import SLOW, ids, memberships, pattern_ids, update
 
 
 @SLOW
@@ -68,8 +60,6 @@ def test_a_stored_update_reads_back_in_python(seq, current, update):
     assert Stored.decode(Stored(seq, current, update).encode()) == (seq, current, update)
 
 
-pattern_ids = [pattern.id for pattern in PATTERNS]
-memberships = st.dictionaries(st.sampled_from(pattern_ids), st.integers(1, 90).map(str))
 edges = st.dictionaries(
     st.sampled_from(["tie", "player_pair", "banker_pair", "super_six"]),
     st.floats(1.0, 2.0).map(lambda rtp: f"{rtp:.6f}"),
@@ -92,18 +82,6 @@ def apply(client, publish: LobbyPublish, table: str, seq: int, update: dict) -> 
         _, fields = client.xrange(publish.keys.events, min=entry_id, max=entry_id)[0]
         fired.append((fields[b"type"].decode(), json.loads(fields[b"data"])))
     return fired
-
-
-def update(matched: dict, edge: dict) -> dict:
-    return {
-        "shoe": "s1",
-        "summary": "{}",
-        "shape": "{}",
-        "matched": pairs(matched.items()),
-        "runs": "",
-        "edges": pairs(edge.items()),
-        "events": [],
-    }
 
 
 @SLOW
@@ -150,37 +128,10 @@ return {seq, current and 1 or 0, body, watch}
 def test_the_lobby_script_reads_the_watch_part_and_the_json_python_wrote(
     plain, seq, current, watch, shoe
 ):
-    from api.codecs.lobbyupdate import LUA, LobbyUpdate
+    from api.codecs.lobbyupdate import LUA
 
     update = LobbyUpdate(shoe, "{}", "{}", "", "", "", (), watch)
     stored = Stored(seq, current, update.encode()).encode().encode()
     got = plain.eval(LUA.read_text() + PARSE, 0, stored)
     assert got[:2] == [seq, int(current)] and got[3] == watch.encode()
     assert LobbyUpdate.decode(got[2]) == LobbyUpdate(shoe, "{}", "{}", "", "", "", ())
-
-
-names = st.from_regex(r"[A-Za-z0-9_.-]{1,64}", fullmatch=True) | st.just("")
-
-
-@SLOW
-@given(by=names, table=ids)
-def test_every_logged_write_carries_the_name_of_its_key(plain, redis_server, by, table):
-    """The write scripts log ``by`` with every kind, and :class:`LoggedWrite` reads it back."""
-    from api.codecs.writelog import LoggedWrite
-    from api.storage.writelog import clock
-
-    services = make_app(redis_server.url).extensions["roads"]
-    services.rounds.clock = services.tables.clock = clock(True)
-    services.tables.put(table, "A table", "standard", by)
-    services.writer.append(table, "s1", 1, Round("B"), by)
-    services.writer.replace(table, "s1", 1, Round("P"), by)
-    services.writer.void(table, "s1", 1, by)
-    services.tables.retire(table, by)
-    services.versions.stop()
-    log = services.keys.table(table).log
-    entries = [LoggedWrite.decode(table, i, fields) for i, fields in plain.xrange(log)]
-    assert [(e.kind, e.by) for e in entries] == [
-        (kind, by) for kind in ("table", "round", "correction", "void", "retire")
-    ]
-    assert entries[-1].versions == {"s1": 4}  # the retirement's shoes, read after ``by``
-    plain.flushdb()

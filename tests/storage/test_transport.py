@@ -1,39 +1,43 @@
 """The transport's two ways of sending (held links, the default; redis-py's stock pipelines,
 ROADS_TRANSPORT=pipeline) store and serve alike, on one server and on a cluster, and both go
-through the transport's one seam (its hook)."""
+through the transport's one seam (its hook). The layers' objects, without the app."""
 
 import pytest
 
 from api.config import ConfigError, Settings
-from roads import Scorecard
-from tests.api_helpers import feed, roads
-from tests.conftest import AUTH, make_app
+from api.storage.readcache import Answer
+from roads import Round, Scorecard
+from tests.layer_parts import build_parts
 
 pytestmark = pytest.mark.cluster
 
 
+def big_road(version: int, scorecard: Scorecard) -> bytes:
+    """An answer the read cache builds: the Big Road's columns, at the shoe's version."""
+    return f"{version}:{scorecard.as_dict()['big_road']['columns']}".encode()
+
+
 @pytest.mark.parametrize("transport", ["links", "pipeline"])
 def test_either_way_of_sending_stores_and_serves_alike(backend, redis_client, transport):
-    app = make_app(backend.url, cluster=backend.cluster, transport=transport)
+    parts = build_parts(backend, transport=transport)
     sent = []
 
     def count(commands, send):
         sent.append(len(commands))
         return send(commands)
 
-    app.extensions["roads"].transport.hook = count
-    client = app.test_client()
-    feed(client, "BPPBT")
-    batch = {
-        "rounds": [{"table": f"b{n}", "shoe": "s1", "round": 1, "result": "P"} for n in range(6)]
-    }
-    answer = client.post("/v1/rounds", json=batch, headers=AUTH)
-    assert [item["status"] for item in answer.json["results"]] == [201] * 6
-    assert roads(client)["big_road"] == Scorecard.from_rounds("BPPBT").as_dict()["big_road"]
-    tiles = {tile["table"]: tile for tile in client.get("/v1/tables").json["tables"]}
-    assert tiles["t1"]["recent"] == list("BPPBT") and tiles["b5"]["recent"] == ["P"]
+    parts.transport.hook = count
+    for number, result in enumerate("BPPBT", start=1):
+        assert parts.writer.append("t1", "s1", number, Round(result)).changed
+    batch = [(f"b{n}", "s1", 1, Round("P")) for n in range(6)]
+    assert [outcome.changed for outcome in parts.writer.append_many(batch, "")] == [True] * 6
+    expected = Scorecard.from_rounds("BPPBT")
+    assert parts.states.current("t1", "s1")[1].as_dict() == expected.as_dict()
+    served = parts.reads.get_or_build("t1", "s1", "roads", big_road)
+    assert served == Answer(5, big_road(5, expected))
+    tiles = parts.lobby.tiles_of(["t1", "b5"])
+    assert tiles["t1"].summary["recent"] == list("BPPBT") and tiles["b5"].summary["recent"] == ["P"]
     assert sent  # every round trip went through the one seam
-    app.extensions["roads"].versions.stop()
 
 
 # Settings.from_env refuses to start without a Redis outside the demo.

@@ -19,7 +19,7 @@ def tally(**values) -> DayTally:
     numbers = [0.0] * len(FIELDS)
     for name, value in values.items():
         numbers[FIELDS.index(name)] = value
-    return DayTally.parse(",".join(map(str, numbers)))
+    return DayTally(tuple(numbers))
 
 
 def test_two_sided_p_values_of_the_normal_law():
@@ -71,17 +71,18 @@ def test_only_tables_with_enough_rounds_are_tested_and_alerted():
 
 def test_a_tally_of_the_wrong_length_is_refused():
     with pytest.raises(ValueError, match="numbers"):
-        DayTally.parse("1,2,3")
+        DayTally((1.0, 2.0, 3.0))
 
 
 def test_rounds_are_folded_per_day_and_table_in_order():
     from roads.integrity.drift import ADDED, RoundEntry, fold
 
+    expect = (0.5, 0.4, 0.1, 0.3, 0.1, 0.1)
     entries = [
-        RoundEntry.parse("t1 2026-11-26 1,0,0,1,0,0 1 0.5,0.4,0.1,0.3,0.1,0.1"),
-        RoundEntry.parse(b"t1 2026-11-26 0,0,1,-1,-1,-1 0 0.5,0.4,0.1,0.3,0.1,0.1"),
-        RoundEntry.parse("t1 2026-11-26 0,1,0,0,0,1 2 0.5,0.4,0.1,0.3,0.1,0.1"),
-        RoundEntry.parse("t2 2026-11-25 1,0,0,0,0,0 1 0.5,0.4,0.1,0.3,0.1,0.1"),
+        RoundEntry("t1", "2026-11-26", (1, 0, 0, 1, 0, 0), 1, expect),
+        RoundEntry("t1", "2026-11-26", (0, 0, 1, -1, -1, -1), 0, expect),
+        RoundEntry("t1", "2026-11-26", (0, 1, 0, 0, 0, 1), 2, expect),
+        RoundEntry("t2", "2026-11-25", (1, 0, 0, 0, 0, 0), 1, expect),
     ]
     found = fold(entries)
     values, sides = found[("2026-11-26", "t1")]

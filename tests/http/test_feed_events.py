@@ -1,4 +1,7 @@
-"""The live event feed, /v1/events (Server-Sent Events from the lobby's Redis Stream)."""
+"""The live event feed over HTTP, ``/v1/events?frames=0`` and ``?tables=`` (api/http/feedviews.py):
+Server-Sent Events from the lobby's Redis Stream, resumed by ``Last-Event-ID``, a ``reset`` once
+what a client missed was trimmed, heartbeats, a 400 for a bad id. (The event hub and the feed
+service on their own: tests/live/.)"""
 
 import json
 import time

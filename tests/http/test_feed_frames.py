@@ -1,6 +1,8 @@
-"""The lobby in frames over SSE (``/v1/events``): a full frame first, then the frames;
-a client keeping tiles by them holds ``GET /v1/tables``; frames come no faster than
-``ROADS_FRAME_MS``; a client resumes by frame id, and one too far behind gets the whole lobby."""
+"""The lobby in frames over SSE (``/v1/events``, api/http/feedviews.py): a full frame first, then
+the frames; a client keeping tiles by them holds ``GET /v1/tables``; frames come no faster than
+``ROADS_FRAME_MS``; a client resumes by frame id, and one too far behind gets the whole lobby;
+new viewers past the pace are told when to come back. (The feed's parts on their own:
+tests/live/.)"""
 
 from __future__ import annotations
 
@@ -11,11 +13,9 @@ import pytest
 
 from api.admission import Pace
 from api.codecs.frames import apply, step
-from api.codecs.jsontext import dumps
-from api.live.framefeed import FrameFeed
 from tests.api_helpers import post_round
 from tests.conftest import AUTH, make_app
-from tests.live.test_events import read
+from tests.http.test_feed_events import read
 
 FRAME_MS = 100
 
@@ -148,39 +148,6 @@ def test_the_pace_lets_its_rate_through_a_second():
     now[0] += 0.5
     assert sum(pace.admit() for _ in range(30)) == 5
     assert Pace(0).admit()  # 0: no pace
-
-
-def test_the_ring_finds_the_frames_after_a_client_and_forgets_the_oldest(app):
-    stream = app.extensions["roads"].framer.frames
-    feed = FrameFeed(stream, ring=3, block_ms=100)
-    empty = [dumps({"cursor": n, "tables": {}}) for n in range(1, 6)]
-    ids = [stream.add(frame, frame) for frame in empty]
-    deadline = time.monotonic() + 5
-    while feed.latest() != ids[-1] and time.monotonic() < deadline:
-        time.sleep(0.05)
-    try:
-        assert [frame.id for frame in feed.after(ids[2])] == ids[3:]
-        assert [frame.id for frame in feed.after(ids[1])] == ids[2:]  # the ring starts after it
-        assert feed.after(ids[0]) is None  # no longer kept: the whole lobby instead
-        assert feed.after(ids[4]) == []
-        assert feed.since(ids[3], odds=False) == (ids[4], f"id: {ids[4]}\n\n".encode())
-    finally:
-        feed.stop()
-
-
-def test_a_feed_started_late_serves_the_lobby_at_the_latest_frame_not_the_keyframe(app):
-    stream = app.extensions["roads"].framer.frames
-    empty = dumps({"cursor": 1, "full": True, "tables": {}})
-    stream.set_keyframe(stream.add(empty, empty), empty, empty)
-    later = dumps({"cursor": 2, "tables": {"late": {"tile": {"table": "late"}}}})
-    newest = stream.add(later, later)
-    feed = FrameFeed(stream, block_ms=100)
-    try:
-        assert feed.latest() == newest
-        frame_id, text = feed.whole(odds=False)
-        assert frame_id == newest and b'"late"' in text
-    finally:
-        feed.stop()
 
 
 def test_without_the_snapshot_the_stream_starts_at_the_latest_frame(client):

@@ -1,0 +1,52 @@
+-- Append a round if the shoe and its table are still what the plan was computed from (the
+-- shoe's version and round count, the table's current shoe and variant): an atomic
+-- compare-and-set. A round that opens the shoe makes it the table's current shoe. With the
+-- round: the shoe's new version and scorecard state, the version message, the lobby update kept
+-- for a retry, the record's log entry; a retired table is back.
+-- Returns {1, version, seq, 1} when committed, else {0, version, count, 0} (the shoe or the
+-- table moved on: nothing is changed).
+local meta_key = KEYS[1]  -- the table's meta
+local info_key = KEYS[2]  -- the shoe's version and round count
+local rounds_key = KEYS[3]  -- the shoe's rounds
+local state_key = KEYS[4]  -- the shoe's scorecard state, stamped
+local shoes_key = KEYS[5]  -- the table's shoe list
+local lobby_update_key = KEYS[6]  -- the table's last lobby update, kept for a retry
+local log_key = KEYS[7]  -- the table's log of writes, for the record
+local shoe = ARGV[1]
+local base_version = ARGV[2]  -- the shoe's version the plan was computed from
+local base_count = ARGV[3]  -- the shoe's round count the plan was computed from
+local base_current = ARGV[4]  -- the table's current shoe the plan saw ('' none)
+local base_variant = ARGV[5]  -- the table's variant the plan saw (the lobby's edge depends on it)
+local opens = ARGV[6]  -- '1': the round opens the shoe
+local record = ARGV[7]  -- the round as stored
+local state = ARGV[8]  -- the shoe's scorecard state after the round
+local state_ttl = ARGV[9]  -- seconds
+local channel = ARGV[10]  -- where the version message goes
+local table_id = ARGV[11]
+local lobby_update = ARGV[12]  -- api/codecs/lobbyupdate.py
+local at = ARGV[13]  -- the log's: milliseconds, '' while the record is off
+local by = ARGV[14]  -- the name of the key that made the write, for the log
+
+local version = tonumber(redis.call('HGET', info_key, 'version') or '0')
+local count = redis.call('LLEN', rounds_key)
+local meta = redis.call('HMGET', meta_key, 'current', 'variant')
+if version ~= tonumber(base_version) or count ~= tonumber(base_count)
+    or (meta[1] or '') ~= base_current or (meta[2] or 'standard') ~= base_variant then
+  return {0, version, count, 0}
+end
+-- The round first: Redis at its maxmemory refuses a script's first write that may grow memory,
+-- and only its first, so no other write may come before it (HDEL would not be refused).
+redis.call('RPUSH', rounds_key, record)
+if opens == '1' then
+  redis.call('HSET', meta_key, 'current', shoe)
+  redis.call('RPUSH', shoes_key, shoe)
+end
+redis.call('HDEL', meta_key, 'retired')
+version = version + 1
+redis.call('HSET', info_key, 'version', version, 'rounds', count + 1)
+redis.call('SET', state_key, stamped(version, state), 'EX', tonumber(state_ttl))
+local seq = redis.call('HINCRBY', meta_key, 'seq', 1)
+redis.call('PUBLISH', channel, version_message(table_id, shoe, version, true, seq))
+redis.call('SET', lobby_update_key, stored_update(seq, true, lobby_update))
+log_round(meta_key, log_key, at, by, shoe, count + 1, version, record, opens)
+return {1, version, seq, 1}
