@@ -1,22 +1,27 @@
 """The operator's endpoints: liveness, readiness, and the metrics to scrape."""
 
 import time
+from importlib import metadata
 
 from flask import Response
 from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
-from api.http.responses import HealthSchema
+from api.http.responses import HealthSchema, LivenessSchema
 from api.metrics import UNAVAILABLE, exposition
+
+# The release this process runs: the installed distribution's version, written once, in
+# pyproject.toml (read once: it cannot change under a running process).
+VERSION = metadata.version("baccarat-roads")
 
 blp = Blueprint("health", __name__, description="Liveness and readiness probes, metrics.")
 
 
 @blp.route("/livez")
-@blp.response(200, HealthSchema)
+@blp.response(200, LivenessSchema)
 def livez():
     """The process answers (no dependencies checked)."""
-    return {"status": "ok"}
+    return {"status": "ok", "version": VERSION}
 
 
 @blp.route("/readyz")

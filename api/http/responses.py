@@ -335,6 +335,19 @@ class HealthSchema(ma.Schema):
     )
 
 
+class LivenessSchema(ma.Schema):
+    """/livez: the process answers, and which release it runs."""
+
+    status = fields.String(required=True)
+    version = fields.String(
+        required=True,
+        metadata={
+            "description": "The release this process runs (PEP 440; pyproject.toml's version, "
+            "CHANGELOG.md's headings): during a rolling upgrade, which instances run which."
+        },
+    )
+
+
 class ErrorSchema(ma.Schema):
     """Every 4xx and 5xx answer."""
 
