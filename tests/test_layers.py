@@ -323,3 +323,37 @@ def test_the_domain_core_imports_nothing_of_the_integrity_watch():
         if other.split(".")[:2] == ["roads", "integrity"]
     ]
     assert upward == []
+
+
+def test_every_format_lua_writes_for_python_is_a_codec_with_both_halves():
+    """A format that crosses between Lua and Python is a module of api/codecs with its Lua half
+    beside it (same name), each Lua half joined into a script by its ``uses``; outside
+    api/codecs, the Lua files are scripts beside the storage module that wraps them."""
+    codecs = ROOT / "api" / "codecs"
+    halves = {path.stem for path in codecs.glob("*.lua")}
+    assert halves and all((codecs / f"{stem}.py").is_file() for stem in halves)
+    used = {part.name for script in SCRIPTS for part in script.parts[:-1]}
+    assert {f"api/codecs/{stem}.lua" for stem in halves} <= used
+    outside = sorted(
+        str(path.relative_to(ROOT))
+        for path in ROOT.joinpath("api").rglob("*.lua")
+        if path.parent != codecs
+        and path.name != "prelude.lua"
+        and str(path.relative_to(ROOT)) in used
+    )
+    # The one fragment that is not a format: the watch's part of the lobby script, behaviour
+    # kept beside the storage module that passes its keys.
+    assert outside == ["api/storage/integrity/watchapply.lua"]
+
+
+def test_the_domain_library_knows_no_storage_format():
+    """roads/ parses and writes no entry of Redis or the record: no module of it names a Redis
+    command or imports anything of api/ (the codecs hold the formats)."""
+    commands = re.compile(r"['\"](RPUSH|LPUSH|HSET|XADD|LRANGE|HGET|SET)['\"]")
+    found = [
+        str(path.relative_to(ROOT))
+        for path in ROOT.joinpath("roads").rglob("*.py")
+        if commands.search(path.read_text())
+        or re.search(r"^\s*(from|import) api\b", path.read_text(), re.M)
+    ]
+    assert found == []
