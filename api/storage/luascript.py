@@ -149,7 +149,10 @@ class Script:
     def run(self, client: redis.Redis, **named: Any) -> Any:
         """Run the script alone through ``client`` (its own routing on a cluster), loading it
         first if the server does not know it."""
-        keys, args = self.call(named)
+        return self.run_call(client, *self.call(named))
+
+    def run_call(self, client: redis.Redis, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        """:meth:`run` with KEYS and ARGV already in the header's order (:meth:`call`)."""
         try:
             try:
                 return client.evalsha(self.sha, len(keys), *keys, *args)

@@ -98,7 +98,7 @@ class Transport:
         keys and arguments by the names its header binds."""
         keys, args = script.call(named)
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
-        return self._hooked([command], lambda _: [script.run(self._plain(), **named)])[0]
+        return self._hooked([command], lambda _: [script.run_call(self._plain(), keys, args)])[0]
 
     def ping(self) -> bool:
         return bool(self.command("PING"))
