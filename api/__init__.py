@@ -12,19 +12,23 @@ Beside the layers: :mod:`api.config` (settings from the environment, each value 
 checked by :mod:`api.envvalues`, shown in a repr or a log only as :mod:`api.redaction` allows),
 :mod:`api.metrics` (every metric), :mod:`api.logs` (JSON log lines), :mod:`api.accesslog` (the
 access log off the request path), :mod:`api.admission` (the bounds on heavy reads),
-:mod:`api.demo` (the demo tables), :mod:`api.jobs` (a process's jobs, started in one place)
-and :mod:`api.worker` (the gunicorn worker).
+:mod:`api.demo` (the demo tables), :mod:`api.jobs` (a process's jobs, started in one place),
+:mod:`api.tracing` with :mod:`api.spans` (OpenTelemetry tracing, opt-in)
+and :mod:`api.worker` (the gunicorn worker); :mod:`api.doors` (a deployment's two doors and
+their supervisor) and :mod:`api.gunicornconf` (gunicorn's settings for a door);
+:mod:`api.resources` (where each kind of file the service reads lives, the lobby page's and
+the JavaScript client's packaged as :mod:`api.assets`), :mod:`api.wsgi` (the app gunicorn
+imports) and :mod:`api.cli` (the ``baccarat-roads`` command).
 ``docs/architecture.md`` draws the map.
 """
 
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 from flask import Flask
 
-from api import logs
+from api import logs, tracing
 from api.accesslog import process_log
 from api.config import Settings
 from api.demo import DemoFeeder
@@ -33,11 +37,12 @@ from api.http.answers import IdConverter
 from api.http.hotreads import HotReads
 from api.http.keyring import Keys
 from api.jobs import start_jobs
+from api.resources import LOBBY
 from api.services import Services
 
 log = logging.getLogger("roads")
 
-STATIC = Path(__file__).resolve().parent.parent / "static"  # the lobby page
+STATIC = LOBBY  # the lobby page, package data (api.resources)
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -68,11 +73,14 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["roads.demo"] = demo
     register(app)
     # This process's jobs (api.jobs) from its first request on: never in a process that forks
-    # after making the app (gunicorn's master preloads it; its workers' hook starts them).
-    app.before_request(lambda: start_jobs(services, demo))
+    # after making the app (gunicorn's master preloads it; its workers' hook starts them), and
+    # never in the ingest door, which leaves them to the public one (api.doors).
+    if settings.door != "ingest":
+        app.before_request(lambda: start_jobs(services, demo))
     securityheaders.install(app)  # nosniff, Referrer-Policy, CSP on every answer
     compression.install(app)
     app.wsgi_app = HotReads(app.wsgi_app, services.versions)  # type: ignore[method-assign]
     access = process_log() if settings.access_log else None
     traffic.install(app, log=access, metrics=settings.request_metrics)
+    tracing.install(app, services)  # outermost; only with OTEL_EXPORTER_OTLP_ENDPOINT set
     return app

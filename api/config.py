@@ -10,7 +10,10 @@ from api import envvalues as values
 from api.envvalues import ConfigError
 from api.redaction import redact_url, shown
 
-__all__ = ["ConfigError", "Settings", "redact_url"]
+__all__ = ["DOORS", "ConfigError", "Settings", "redact_url"]
+
+# What ROADS_DOOR takes, the default first: one door taking everything (api.doors).
+DOORS = ("both", "ingest", "public")
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,16 @@ class Settings:
       ``ROADS_FRAME_ANCESTORS``: the pages that may embed the lobby (CSP ``frame-ancestors``;
       ``'none'`` by default). ``ROADS_HEAD_TIMEOUT`` (10) and ``ROADS_BODY_TIMEOUT`` (30):
       seconds a client has to send a request's head, and its body, before it is cut off.
+    - The doors (:mod:`api.doors`, ``docs/operations.md`` "Two doors"): ``ROADS_DOOR``, which
+      door this process is: ``both`` (the default: one door taking everything), ``ingest``
+      (the game servers' writes, and reads) or ``public`` (reads and the live feed; a write
+      is a 421 naming the ingest door, :mod:`api.http.misdirected`). Read by gunicorn's
+      configuration (:mod:`api.gunicornconf`) and the supervisor, not the app:
+      ``ROADS_BIND`` (127.0.0.1:8000) and ``ROADS_WORKERS`` (one a core): the public door's,
+      or the single door's; ``ROADS_INGEST_BIND`` (127.0.0.1:8001) and
+      ``ROADS_INGEST_WORKERS`` (1): the ingest door's; ``ROADS_NICE``: the public door's
+      workers' lower CPU priority (10 with two doors; 0 for a single door);
+      ``ROADS_RECORDER=0``: no recorder process in this gunicorn master (what ``--door`` sets).
     """
 
     redis_url: str | None = None
@@ -154,6 +167,7 @@ class Settings:
     frame_ancestors: str = "'none'"
     head_timeout: float = 10.0
     body_timeout: float = 30.0
+    door: str = "both"  # which door this process is (api.doors)
 
     @property
     def recording(self) -> bool:
@@ -225,4 +239,5 @@ class Settings:
             frame_ancestors=values.frame_ancestors(env),
             head_timeout=values.number(env, "ROADS_HEAD_TIMEOUT", 10.0, float),
             body_timeout=values.number(env, "ROADS_BODY_TIMEOUT", 30.0, float),
+            door=values.choice(env, "ROADS_DOOR", DOORS),
         )

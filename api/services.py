@@ -38,6 +38,7 @@ from api.storage.readcache import ReadCache
 from api.storage.rounds import RoundStore
 from api.storage.states import ShoeStates
 from api.storage.tables import Tables
+from api.storage.tilerebuild import TileRebuild
 from api.storage.transport import Transport
 from api.storage.versionfeed import VersionFeed
 from api.storage.writelog import clock
@@ -99,7 +100,9 @@ class Services:
         record = Record.build(settings, transport, keys) if settings.recording else None
         cold = record.cold if record is not None else None
         states = ShoeStates(transport, keys, settings.state_ttl, cold)
-        lobby = Lobby(transport, keys.lobby)
+        lobby = Lobby(
+            transport, keys.lobby, TileRebuild(transport, keys.lobby, states, settings.rarity_hands)
+        )
         at = clock(settings.recording)
         integrity = (
             IntegrityApply(keys.integrity, settings.integrity_index, settings.recording)

@@ -82,7 +82,20 @@ class SlowViewer:
 
     def catch_up(self, want: dict[str, dict]) -> dict[str, dict]:
         """Read until the frames read keep ``want``; the tiles they keep."""
-        text = self.read_until(
-            lambda text: text.endswith(b"\n\n") and kept(sse_events(text.decode())) == want
-        )
+        held: dict[str, dict] = {}
+        applied = 0  # the length of the text whose frames are in ``held``
+
+        def done(text: bytes) -> bool:
+            # Only the frames read since the last whole event are applied: parsing the whole
+            # text again at each read made catching up quadratic in what was missed.
+            nonlocal applied
+            if not text.endswith(b"\n\n"):
+                return False
+            for frame in sse_events(text[applied:].decode()):
+                assert frame["event"] == "frame"
+                apply(held, frame["data"])
+            applied = len(text)
+            return held == want
+
+        text = self.read_until(done)
         return kept(sse_events(text.decode()))

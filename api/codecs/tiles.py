@@ -1,10 +1,17 @@
 """A table's lobby tile, and the lobby's answers made of tiles.
 
 A tile is the table's id, its registry entry (``name``, ``variant``, :func:`registry_entry`) and
-its current shoe's summary (:func:`roads.lobby.summary` with ``shoe`` and ``version``; a table
-with no round yet has :data:`EMPTY`). Each tile is encoded once while its stored values are
-unchanged, in full and without the odds (its ``edge`` empty), and the answers embed the encoded
-tiles whole.
+its current shoe's summary (:func:`roads.lobby.summary` with ``shoe``, ``version`` and ``format``;
+a table with no round yet has :data:`EMPTY`). Each tile is encoded once while its stored values
+are unchanged, in full and without the odds (its ``edge`` empty), and the answers embed the
+encoded tiles whole.
+
+**Formats.** A stored summary names its format (:data:`TILE_FORMAT`); one stored without it is
+format 1 (every release up to 0.10.0; those before 0.8.0 stored no ``roads``). A summary of an
+older format than this release's is :attr:`Tile.stale`: the lobby makes it again from its shoe's
+rounds (:mod:`api.storage.tilerebuild`) before it serves it, so an upgrade, or an earlier release
+still writing beside this one, never shows a tile short of what this release's tiles hold. A
+newer format (a rollback) is served as it is: a format only adds fields.
 """
 
 from __future__ import annotations
@@ -16,7 +23,13 @@ from typing import Any
 from api.codecs.jsontext import Fragment, dumps, dumps_text, loads
 from roads.lobby import LOBBY_ROADS
 
+# The format of the summaries this release stores: raise it whenever a summary's fields change
+# (and say so in CHANGELOG.md), so that the tiles an earlier release stored are made again.
+TILE_FORMAT = 2
+FIRST_FORMAT = 1  # the format of a summary stored without one
+
 EMPTY: dict[str, Any] = {
+    "format": TILE_FORMAT,
     "shoe": None,
     "version": 0,
     "rounds_played": 0,
@@ -40,8 +53,8 @@ def registry_entry(name: str, variant: str) -> str:
 
 
 def encode_summary(shoe: str, version: int, summary: dict[str, Any]) -> str:
-    """A shoe's stored tile summary."""
-    return dumps_text({"shoe": shoe, "version": version, **summary})
+    """A shoe's stored tile summary, in this release's format."""
+    return dumps_text({"format": TILE_FORMAT, "shoe": shoe, "version": version, **summary})
 
 
 def public_summary(summary: str | bytes) -> bytes:
@@ -67,6 +80,18 @@ class Tile:
             parsed["roads"] = EMPTY["roads"]
         tile = {"table": table, **loads(entry), **(parsed or EMPTY)}
         return cls(table, dumps(tile), dumps({**tile, "edge": {}}), parsed)
+
+    @property
+    def format(self) -> int:
+        """The format its summary was stored in (this release's for a table with no round)."""
+        if self.summary is None:
+            return TILE_FORMAT
+        return int(self.summary.get("format", FIRST_FORMAT))
+
+    @property
+    def stale(self) -> bool:
+        """Its summary was stored in an older format than this release's: make it again."""
+        return self.format < TILE_FORMAT
 
     def encoded(self, odds: bool) -> Fragment:
         return Fragment(self.json if odds else self.public)

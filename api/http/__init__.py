@@ -12,7 +12,8 @@
   the API names the patterns from them);
 - what the views share: :mod:`.answers` (the services, ETags, answers through the read cache),
   :mod:`.parsing` and :mod:`.bodies` (JSON bodies within their limits), :mod:`.errorreplies` (JSON
-  errors), :mod:`.watching` (the card reports the write endpoints refuse, told to the watch);
+  errors), :mod:`.watching` (the card reports the write endpoints refuse, told to the watch),
+  :mod:`.misdirected` (the public door's 421 to a write);
 - the keys: :mod:`.keyring` (named, scoped keys kept as digests) and :mod:`.auth` (what each
   route needs); who reads the record and how many at once (:mod:`.recordaccess`);
 - around every answer: :mod:`.securityheaders` (the lobby's Content-Security-Policy,
@@ -29,6 +30,7 @@ May import: :mod:`api.services`, :mod:`api.writes`, :mod:`api.storage` (its erro
 :mod:`api.live`, :mod:`api.record` (the record's reads and errors), :mod:`api.codecs`,
 :mod:`api.images`, :mod:`api.admission` (the bounds on heavy reads), :mod:`api.config`,
 :mod:`api.metrics`, :mod:`api.logs`, :mod:`api.accesslog` (the access log's queue),
+:mod:`api.resources` (where the page's files and the client's modules are),
 :mod:`roads`. Nothing below imports this package.
 """
 
@@ -48,6 +50,7 @@ from api.http import (
     images,
     integrity,
     lobbyviews,
+    misdirected,
     odds,
     pages,
     rarity,
@@ -72,6 +75,7 @@ def register(app: Flask) -> RoadsApi:
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     )
     errorreplies.register(app, api)
+    misdirected.install(app)  # the public door's 421 to a write, before any other hook
     auth.install(app)  # a key that cannot be used stops the start
     bodies.install(app)
     enable_cors(app, app.extensions["roads.settings"])

@@ -1,6 +1,7 @@
 """The lobby page's language catalogues, ``static/i18n/LANG.json``, as the API reads them: one
 file per language, the same keys in each, so a player's language is the same on the page and in
-the API (``GET /v1/patterns?lang=it`` names and describes the patterns from them).
+the API (``GET /v1/patterns?lang=it`` names and describes the patterns from them). They are
+package data, read from where :data:`api.resources.CATALOGUES` says.
 
 A catalogue maps a key to its text (``"pattern.banker_streak.name": "Serie Banco"``), or to its
 plural forms (``{"one": "{n} mano", "other": "{n} mani"}``); ``tests/http/test_catalogues.py`` holds
@@ -15,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import current_app
+from api.resources import CATALOGUES
 
 #: The languages of the lobby, English first (the default).
 LANGUAGES = ("en", "it", "nl", "ro", "id", "zh-Hans")
@@ -23,7 +24,7 @@ LANGUAGES = ("en", "it", "nl", "ro", "id", "zh-Hans")
 
 def catalogue(lang: str) -> dict[str, Any]:
     """The catalogue of ``lang`` (one of :data:`LANGUAGES`), read once per process."""
-    return _read(Path(current_app.static_folder or "static") / "i18n", lang)
+    return _read(CATALOGUES, lang)
 
 
 @functools.cache

@@ -102,6 +102,12 @@ class TileSchema(ma.Schema):
     table = fields.String(required=True)
     name = fields.String(required=True)
     variant = fields.String(required=True)
+    format = fields.Integer(
+        metadata={
+            "description": "The tile's format (2 since 0.11.0); the service makes a tile an "
+            "earlier release stored again before it serves it."
+        }
+    )
     shoe = fields.String(allow_none=True, required=True)
     version = fields.Integer(required=True)
     rounds_played = fields.Integer(required=True)

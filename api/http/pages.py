@@ -1,12 +1,11 @@
 """The web pages (``static/``): the lobby at ``/``, which uses only the public API, and the API
 reference at ``/docs`` (Redoc, vendored, over ``/openapi.json``); and the JavaScript client's
-modules (``clients/js/src/``) at ``/client/``, which the lobby imports and other pages may too."""
-
-from pathlib import Path
+modules (``clients/js/src/``) at ``/client/``, which the lobby imports and other pages may too.
+Both are package data (:mod:`api.resources`)."""
 
 from flask import Blueprint, Response, current_app, send_from_directory
 
-CLIENT = Path(__file__).resolve().parents[2] / "clients" / "js" / "src"
+from api.resources import CLIENT
 
 blp = Blueprint("pages", __name__)
 

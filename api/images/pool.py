@@ -20,24 +20,22 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from api.admission import Busy
 from api.images.renderer import receive, send
 from api.images.scene import Scene
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 class Painter:
-    """One painter process and its pipes (one picture at a time)."""
+    """One painter process and its pipes (one picture at a time). It is this interpreter running
+    :mod:`.renderer` as a module, found as this process found it (the installed package, or a
+    checkout in the working directory both inherit): no path into a checkout is assumed."""
 
     def __init__(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "api.images.renderer"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            cwd=ROOT,
         )
 
     def paint(self, scene: Scene) -> bytes:

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 # The look of the roads, shared with the JavaScript client's SVG (clients/js/src/svg.js): sizes,
 # colours and each mark's proportions are read from one file, so the two cannot drift apart. It
-# is an ES module whose default export is strict JSON (a JSON module would not load everywhere).
-STYLE_FILE = Path(__file__).resolve().parents[2] / "clients" / "js" / "src" / "style.js"
+# is an ES module whose default export is strict JSON (a JSON module would not load everywhere),
+# packaged with the client's modules (api.resources).
+from api.resources import STYLE as STYLE_FILE
 
 
 def read_style(text: str) -> dict[str, Any]:

@@ -17,6 +17,20 @@ from roads.lobby import RoadShape, run_changes, summary
 from roads.rarity import LobbyFigures
 
 
+def rebuilt_summary(
+    shoe: str,
+    version: int,
+    scorecard: Scorecard,
+    *,
+    variant: str,
+    figures: LobbyFigures | None = None,
+) -> str:
+    """The stored tile summary of a shoe left at ``version`` with ``scorecard``, as a write that
+    left it there stores it (its edge from the cards): what the lobby puts in place of a summary
+    stored in an older format (:mod:`api.storage.tilerebuild`)."""
+    return encode_summary(shoe, version, summary(scorecard, variant, None, figures))
+
+
 def lobby_update(
     shoe: str,
     version: int,

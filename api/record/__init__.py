@@ -27,6 +27,7 @@
 
 May import: :mod:`roads`, :mod:`api.codecs`, :mod:`api.storage` (the write logs, the shoes
 that leave Redis, the k-gram index, the lease the recorder holds), :mod:`api.config`,
-:mod:`api.metrics`, :mod:`api.logs` (the recorder's process).
+:mod:`api.metrics`, :mod:`api.logs` and :mod:`api.tracing` (the recorder's process),
+:mod:`api.resources` (where the migrations are).
 ``psycopg`` is imported here and nowhere else.
 """

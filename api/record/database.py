@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout, TooManyRequests
 
-MIGRATIONS = Path(__file__).with_name("migrations")
+from api.resources import MIGRATIONS  # package data
+
 LOCK = 0x726F616473  # the advisory lock the migrations are applied under ("roads")
 
 
@@ -51,6 +51,8 @@ class Database:
         self._pid = 0
         self._lock = threading.Lock()
         self._migrated = False
+        # Tracing's seam (api.tracing): when set, each transaction runs inside around().
+        self.around: Callable[[], AbstractContextManager[object]] | None = None
 
     def ready(self) -> None:
         """Migrate once per process before the first use (PostgreSQL may be down when the
@@ -82,7 +84,8 @@ class Database:
         Raises :class:`RecordUnavailable` when PostgreSQL cannot be reached."""
         try:
             self.ready()
-            with self.pool().connection() as conn, conn.transaction():
+            around = self.around() if self.around is not None else nullcontext()
+            with around, self.pool().connection() as conn, conn.transaction():
                 yield conn
         except (PoolTimeout, TooManyRequests, psycopg.errors.QueryCanceled):
             raise RecordBusy(BUSY) from None

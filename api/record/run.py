@@ -15,13 +15,14 @@ import logging
 import signal
 import sys
 
-from api.config import Settings
+from api.config import ConfigError, Settings
 from api.logs import configure as configure_logs
 from api.record.checkpoints import CheckpointKeyError
 from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.keys import Keyspace
 from api.storage.transport import Transport
+from api.tracing import install_recorder
 
 
 def main() -> int:
@@ -35,11 +36,17 @@ def main() -> int:
     transport = Transport(settings, RedisClients.of(settings, patience=settings.redis_timeout))
     keys = Keyspace.of(settings.namespace, database_of(settings))
     try:
-        recorder = Record.build(settings, transport, keys, signing=True).recorder
+        record = Record.build(settings, transport, keys, signing=True)
     except CheckpointKeyError as error:  # fail closed: never record unsigned when told to sign
         logging.getLogger("roads.recorder").error(
             "the recorder does not start: %s (it would record unsigned)", error
         )
+        return 2
+    recorder = record.recorder
+    try:
+        install_recorder(transport, record.database)  # with OTEL_EXPORTER_OTLP_ENDPOINT
+    except ConfigError as error:
+        logging.getLogger("roads.recorder").error("the recorder does not start: %s", error)
         return 2
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: recorder.stop())

@@ -26,15 +26,36 @@ every script and every MULTI touches one Redis Cluster slot (the prefix stands b
   record on, a closed shoe leaves Redis once recorded and ``ROADS_HOT_SECONDS`` old, and comes
   back from the record when read: :mod:`api.record`);
 - ``{t:T}:shoe:S:state``: cached scorecard state, ``b"VERSION:" + bytes`` (with a TTL);
-- ``{t:T}:shoe:S:cache:NAME``: cached response, ``b"VERSION:" + bytes`` (with a TTL), and
-  ``...:cache:claim:NAME`` the claim to build it;
+- ``{t:T}:shoe:S:RELEASE:cache:NAME``: cached response, ``b"VERSION:" + bytes`` (with a TTL),
+  and ``...:cache:claim:NAME`` the claim to build it; ``RELEASE`` is :data:`RELEASE`, so an
+  answer one release built is never served by another (releases before 0.11.0 named no release);
+- ``{t:T}:shoe:S:cache:NAME``: where releases before 0.11.0 cached theirs;
 - the lobby's keys: see :class:`LobbyKeys`.
 """
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from functools import cached_property
+from importlib import metadata
+from pathlib import Path
+
+
+def _release() -> str:
+    """The version of the code running: its tree's ``pyproject.toml`` (a checkout, or a
+    release's tree from git), else the installed package's."""
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    try:
+        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return metadata.version("baccarat-roads")
+
+
+# Cached answers are named by the release that built them: an answer's form may change from one
+# release to the next (0.8.0's roads document added next_cells), and during a rolling upgrade
+# (docs/operations.md) each release builds its own once instead of serving the other's.
+RELEASE = _release()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +75,11 @@ class ShoeKeys:
 
     def cache(self, name: str) -> str:
         """Where the response ``name`` of this shoe is cached."""
-        return f"{self.info}:cache:{name}"
+        return f"{self.info}:{RELEASE}:cache:{name}"
 
     def claim(self, name: str) -> str:
         """Where a request's claim to build the response ``name`` is kept."""
-        return f"{self.info}:cache:claim:{name}"
+        return f"{self.info}:{RELEASE}:cache:claim:{name}"
 
 
 @dataclass(frozen=True)

@@ -42,17 +42,28 @@ from api.codecs.jsontext import loads
 from api.codecs.tiles import EMPTY, Tile, registry_entry
 from api.storage.keys import LobbyKeys
 from api.storage.lobbyscript import LOBBY_RETIRE, retire_named
+from api.storage.tilerebuild import Stale, TileRebuild
 from api.storage.transport import Transport
 from roads.lobby import RoadShape, sort_key
 from roads.patterns import Pattern
 
+# How many times a read makes stale tiles again before it serves what it has (an earlier
+# release writing beside this one may store its format again meanwhile; Tile.of still fills in
+# what such a tile lacks).
+REBUILD_PASSES = 2
+
 
 class Lobby:
-    """Reads of the lobby-wide structures, and naming a table in them."""
+    """Reads of the lobby-wide structures, and naming a table in them. With ``rebuild``, a
+    tile stored in an older format is made again before a read serves it
+    (:mod:`api.storage.tilerebuild`)."""
 
-    def __init__(self, transport: Transport, keys: LobbyKeys) -> None:
+    def __init__(
+        self, transport: Transport, keys: LobbyKeys, rebuild: TileRebuild | None = None
+    ) -> None:
         self.transport = transport
         self.keys = keys
+        self.rebuild = rebuild
         # Each table's tile, encoded again only when its stored values change.
         self._tiles: dict[str, tuple[bytes, bytes | None, Tile]] = {}
         self._shapes: dict[str, tuple[bytes, RoadShape]] = {}
@@ -85,7 +96,17 @@ class Lobby:
 
     def tables(self, *, grown_road: str | None = None) -> tuple[tuple[str, int], list[Tile], dict]:
         """((epoch, lobby sequence number), every table's tile, the ``grown`` hash of
-        ``grown_road``), all read at one instant."""
+        ``grown_road``), all read at one instant, no tile of an older format among them."""
+        for _ in range(REBUILD_PASSES):
+            read, stale, listed = self._tables(grown_road)
+            if not self._rebuilt(stale, listed):
+                return read
+        return self._tables(grown_road)[0]
+
+    def _tables(
+        self, grown_road: str | None
+    ) -> tuple[tuple[tuple[str, int], list[Tile], dict], list[Stale], int]:
+        """One read of :meth:`tables`, the stale tiles it found and the tables listed."""
         keys = self.keys
         commands = [
             ("GET", keys.epoch),
@@ -100,7 +121,17 @@ class Lobby:
             self._tile(table.decode(), entry, summaries.get(table))
             for table, entry in registry.items()
         ]
-        return (self._epoch(epoch), int(seq or 0)), tiles, (grown[0] if grown else {})
+        stale = [
+            (tile.table, registry[tile.table.encode()], summaries[tile.table.encode()])
+            for tile in tiles
+            if tile.stale
+        ]
+        read = (self._epoch(epoch), int(seq or 0)), tiles, (grown[0] if grown else {})
+        return read, stale, len(registry)
+
+    def _rebuilt(self, stale: list[Stale], listed: int) -> bool:
+        """Whether stale tiles were made again (and the lobby is to be read again)."""
+        return bool(stale) and self.rebuild is not None and self.rebuild.rebuild(stale, listed) > 0
 
     def _epoch(self, epoch: bytes | None) -> str:
         if epoch is None:  # a new lobby, or one Redis lost: name this life of it
@@ -134,17 +165,27 @@ class Lobby:
         return found
 
     def tiles_of(self, tables: Sequence[str]) -> dict[str, Tile]:
-        """The tiles of these tables (one round trip)."""
+        """The tiles of these tables (one round trip; another after making stale ones again)."""
         if not tables:
             return {}
+        for _ in range(REBUILD_PASSES):
+            found, stale = self._tiles_of(tables)
+            if not stale or not self._rebuilt(stale, self.size()):
+                return found
+        return self._tiles_of(tables)[0]
+
+    def _tiles_of(self, tables: Sequence[str]) -> tuple[dict[str, Tile], list[Stale]]:
+        """One read of :meth:`tiles_of`, and the stale tiles it found."""
         entries, summaries = self.transport.multi(
             [("HMGET", self.keys.tables, *tables), ("HMGET", self.keys.summaries, *tables)]
         )
-        return {
-            table: self._tile(table, entry, summary)
-            for table, entry, summary in zip(tables, entries, summaries, strict=True)
-            if entry is not None
-        }
+        found, stale = {}, []
+        for table, entry, summary in zip(tables, entries, summaries, strict=True):
+            if entry is not None:
+                found[table] = self._tile(table, entry, summary)
+                if found[table].stale:
+                    stale.append((table, entry, summary))
+        return found, stale
 
     def _tile(self, table: str, entry: bytes, summary: bytes | None) -> Tile:
         known = self._tiles.get(table)

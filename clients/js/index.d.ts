@@ -37,6 +37,8 @@ export interface Tile {
   table: string;
   name: string;
   variant: string;
+  /** The tile's format (2 since 0.11.0; absent from an earlier release's tiles). */
+  format?: number;
   shoe: string | null;
   version: number;
   rounds_played: number;

@@ -108,7 +108,8 @@ ops        operator  {OPS}
 def scoped(backend, redis_client, tmp_path):
     path = tmp_path / "keys"
     path.write_text(KEY_FILE)
-    app = make_app(backend.url, public_odds=False, key_file=str(path))
+    # The streams' backlog is read up to their first heartbeat (read_all): a short one, as gated's.
+    app = make_app(backend.url, public_odds=False, key_file=str(path), sse_heartbeat=0.3)
     services = app.extensions["roads"]
     services.rounds.clock = services.tables.clock = clock(True)  # the record's log on
     return app
