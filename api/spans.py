@@ -32,7 +32,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from api.http.traffic import ROUTE
+from api.http.traffic import ROUTE, Counted
 from api.storage.luascript import BY_SHA
 
 NAME = "baccarat-roads"
@@ -114,7 +114,8 @@ class TracedRequests:
             raise
         finally:
             context.detach(token)
-        return _Ended(body, lambda: _end_request(span, environ, status))
+        # traffic's Counted: the same once-only close, its byte count unused here.
+        return Counted(body, lambda _sent: _end_request(span, environ, status))
 
 
 def _end_request(span: trace.Span, environ: Mapping[str, Any], status: list[int]) -> None:
@@ -129,27 +130,6 @@ def _end_request(span: trace.Span, environ: Mapping[str, Any], status: list[int]
         span.set_status(Status(StatusCode.ERROR))
         span.set_attribute("error.type", str(code))
     span.end()
-
-
-class _Ended:
-    """An answer's body passed on as sent; ``done()`` once, when the server closes it."""
-
-    def __init__(self, body: Iterable[bytes], done: Callable[[], None]) -> None:
-        self.body = body
-        self.done: Callable[[], None] | None = done
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self.body)
-
-    def close(self) -> None:
-        try:
-            close = getattr(self.body, "close", None)
-            if close is not None:
-                close()
-        finally:
-            done, self.done = self.done, None
-            if done is not None:
-                done()
 
 
 # -- Redis ------------------------------------------------------------------------------------
