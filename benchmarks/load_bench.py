@@ -9,7 +9,8 @@ Bounded in count and time, loopback only. For each backend (a redis-server; a lo
 2. Throughput alone, wrk on both instances at once, alternating and best of each: cached roads
    JSON (``GET /v1/tables/{t}/roads``, 200 tables) against "ok", and the ratio.
 3. Ingest alone at full speed (wrk POSTing the next round of the 200 tables in turn, half the
-   tables on each instance): the most it can take.
+   tables on each instance): the most it can take, and the CPU a round costs the service (its
+   workers' utime + stime from ``/proc/<pid>/stat``, over the rounds stored).
 4. Mixed, all at once for the same seconds: ingest offered at a fixed 1,100 rounds a second (10%
    over the target; 16 connections per instance) while reads are offered at 200 roads JSON
    (``GET /v1/tables/{t}/roads``), 20 lobby (``GET /v1/tables``) and 40 picture
@@ -275,13 +276,21 @@ def run(backend: str, url: str, cluster: bool, seconds: int, folder: Path) -> No
         verdict = "met" if ratio >= 0.7 else "MISSED"
         print(f"  {'ratio roads JSON / ok':<26} {ratio:8.2f}        target >= 0.70  {verdict}")
 
+        before = cpu_seconds(service)
         alone = combine(
             [figures(p, seconds) for p in ingest(service, seconds, ingest_script, "s1", 8, 0)]
         )
+        spent = cpu_seconds(service) - before
         print(
             f"ingest alone, full speed, wrk -t2 -c8 on each instance (100 tables each), {seconds}s:"
         )
         line("ingest (POST rounds)", alone)
+        # The service's CPU a round: both workers' utime + stime over the rounds answered 2xx
+        # (wrk's few health checks are in it too).
+        print(
+            f"  the service's CPU a round stored: {1e6 * spent / max(alone['ok'], 1):.0f} us"
+            f"   ({spent:.2f} s of worker CPU, {alone['ok']} rounds)"
+        )
 
         # Each mixed run deals a new shoe at every table, from its round 1.
         answered = alone["ok"]
@@ -463,6 +472,17 @@ def check(settings: Settings, answered: int, in_flight: int) -> None:
         f"  stored: {total} new rounds, no gap and no duplicate in any shoe; answered 2xx: "
         f"{answered} (+ at most {in_flight} in flight when wrk stopped)  {verdict}"
     )
+
+
+def cpu_seconds(instances: list) -> float:
+    """The CPU time (utime + stime, ``/proc/<pid>/stat``) of every worker of ``instances``."""
+    ticks = 0
+    for instance in instances:
+        for pid in instance.workers():
+            with contextlib.suppress(OSError):
+                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                ticks += int(stat[11]) + int(stat[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def best(current: dict | None, new: dict) -> dict:

@@ -11,7 +11,8 @@
   the document says beyond the fields); :mod:`.catalogues` (the page's language catalogues, as
   the API names the patterns from them);
 - what the views share: :mod:`.answers` (the services, ETags, answers through the read cache),
-  :mod:`.parsing` and :mod:`.bodies` (JSON bodies within their limits), :mod:`.errorreplies` (JSON
+  :mod:`.parsing` and :mod:`.bodies` (JSON bodies within their limits), :mod:`.plainreports` (a
+  plain round report loaded without the fields), :mod:`.errorreplies` (JSON
   errors), :mod:`.watching` (the card reports the write endpoints refuse, told to the watch),
   :mod:`.misdirected` (the public door's 421 to a write);
 - the keys: :mod:`.keyring` (named, scoped keys kept as digests) and :mod:`.auth` (what each

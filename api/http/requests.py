@@ -11,6 +11,7 @@ from webargs.fields import DelimitedList
 
 from api.codecs.feedevents import is_event_id
 from api.http.catalogues import LANGUAGES
+from api.http.plainreports import PlainReports
 from api.live.eventhub import BAD_EVENT_ID, EVENT_ID
 from roads import VARIANTS
 from roads.expressions import EXPRESSION_SYNTAX, PatternError, parse_expression
@@ -141,6 +142,18 @@ class RoundInSchema(ReportSchema):
             "example": 1,
         },
     )
+
+    def load(self, data: Any, **kwargs: Any) -> Any:
+        """marshmallow's load, a plain report taken as it is (:mod:`api.http.plainreports`);
+        not for the batch's items (a subclass, with fields of its own)."""
+        if type(self) is RoundInSchema and all(value is None for value in kwargs.values()):
+            plain = PLAIN.load(data)
+            if plain is not None:
+                return plain
+        return super().load(data, **kwargs)
+
+
+PLAIN = PlainReports(CARD_PATTERN, (*ReportSchema.CARDS, *ReportSchema.DETAILS, "round"))
 
 
 # Table and shoe ids: the paths' (api.http.answers.IdConverter) and the batch items'.

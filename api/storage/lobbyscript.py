@@ -29,7 +29,7 @@ from api.codecs.tiles import registry_entry
 from api.storage.integrity import watchapply
 from api.storage.integrity.watchapply import IntegrityApply
 from api.storage.keys import IntegrityKeys, LobbyKeys
-from api.storage.luascript import Script
+from api.storage.luascript import Bound, Script
 from roads.lobby import LOBBY_ROADS
 from roads.patterns import PATTERNS
 from roads.rarity import figure, pattern_chance
@@ -117,10 +117,19 @@ class LobbyPublish:
             "watch_on": int(self.watch is not None),
         }
 
+    @cached_property
+    def _bound(self) -> Bound:
+        """The script's call with :attr:`_fixed` laid out once (what :meth:`named` adds to it
+        is filled in per write)."""
+        return LOBBY_PUBLISH.bind(self._fixed)
+
     def named(self, table: str, stored: bytes | str, update_key: str, day: str) -> dict[str, Any]:
         """The call applying ``table``'s ``stored`` update (``""``: read from ``update_key``)."""
+        return {**self._fixed, **self._varying(table, stored, update_key, day)}
+
+    def _varying(self, table: str, stored: bytes | str, update_key: str, day: str) -> dict:
+        """What differs from one call to the next (the rest is :attr:`_fixed`)."""
         return {
-            **self._fixed,
             "lobby_update_key": update_key,
             "found_key": self._watch.found_key(table),
             "table_id": table,
@@ -133,12 +142,12 @@ class LobbyPublish:
         """The update as the write script stored it (passed in: Redis Cluster); ``day``: the
         UTC day the watch tallies the write under."""
         # The table's key lies in another slot: a lobby key stands in for it, unread.
-        LOBBY_PUBLISH.queue(commands, **self.named(table, stored, self.keys.applied, day))
+        self._bound.queue(commands, **self._varying(table, stored, self.keys.applied, day))
 
     def queue_stored(self, commands: Any, table: str, stored_key: str, day: str = "") -> None:
         """The update read by the script from ``stored_key`` (one Redis server: the write and
         this travel in one round trip; the key is in another Cluster slot than the lobby)."""
-        LOBBY_PUBLISH.queue(commands, **self.named(table, "", stored_key, day))
+        self._bound.queue(commands, **self._varying(table, "", stored_key, day))
 
 
 def raised_kinds(reply: Any) -> list[str]:

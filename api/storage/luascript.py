@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -47,11 +47,12 @@ class Header:
     args: tuple[str, ...]
     rest_keys: str | None = None
     rest_args: str | None = None
+    names: frozenset[str] = field(init=False)  # every name bound (a script call checks them)
 
-    @property
-    def names(self) -> frozenset[str]:
+    def __post_init__(self) -> None:
         rests = {self.rest_keys, self.rest_args} - {None}
-        return frozenset(self.keys) | frozenset(self.args) | rests  # type: ignore[operator]
+        names = frozenset(self.keys) | frozenset(self.args) | rests  # type: ignore[operator]
+        object.__setattr__(self, "names", names)
 
 
 def read_header(text: str, where: str) -> tuple[Header, int]:
@@ -146,6 +147,20 @@ class Script:
         keys, args = self.call(named)
         commands.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
 
+    def bind(self, fixed: Mapping[str, Any]) -> Bound:
+        """The script's call with the ``fixed`` names' values laid out once: a call that sends
+        mostly the same keys and arguments (the lobby step of every write) then fills in only
+        the others (:meth:`Bound.command`). Rests must be among the fixed."""
+        varying = self.header.names - fixed.keys()
+        if {self.header.rest_keys, self.header.rest_args} & varying:
+            raise ValueError(f"{self.name}: a rest is bound once, not per call")
+        keys, args = self.call({**fixed, **dict.fromkeys(varying)})
+        header = self.header
+        at = {name: 3 + index for index, name in enumerate(header.keys)}
+        at |= {name: 3 + len(keys) + index for index, name in enumerate(header.args)}
+        template = ("EVALSHA", self.sha, len(keys), *keys, *args)
+        return Bound(self, template, tuple((name, at[name]) for name in sorted(varying)))
+
     def run(self, client: redis.Redis, **named: Any) -> Any:
         """Run the script alone through ``client`` (its own routing on a cluster), loading it
         first if the server does not know it."""
@@ -168,6 +183,31 @@ class Script:
             if part.first <= line < part.first + part.lines:
                 return f"{part.name}:{line - part.first + 1}"
         return f"{self.name}:?"
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A :class:`Script`'s call with most of its names' values laid out (:meth:`Script.bind`):
+    the ``EVALSHA`` command's words, and where each name left to fill goes."""
+
+    script: Script
+    template: tuple[Any, ...]
+    slots: tuple[tuple[str, int], ...]  # (name, its place in the command), by name
+
+    def command(self, **varying: Any) -> tuple[Any, ...]:
+        """The whole ``EVALSHA`` command, as :meth:`Script.queue` sends it for the fixed names
+        and ``varying`` (exactly the names not fixed, or a ``TypeError`` naming them)."""
+        if len(varying) != len(self.slots) or any(name not in varying for name, _ in self.slots):
+            wanted = sorted(name for name, _ in self.slots)
+            raise TypeError(f"{self.script.name}: wants {wanted}, not {sorted(varying)}")
+        words = list(self.template)
+        for name, place in self.slots:
+            words[place] = varying[name]
+        return tuple(words)
+
+    def queue(self, commands: Any, **varying: Any) -> None:
+        """Add the call to a pipeline, as :meth:`Script.queue` does."""
+        commands.execute_command(*self.command(**varying))
 
 
 def _label(fragment: Traversable) -> str:

@@ -111,3 +111,29 @@ def test_a_redis_error_names_the_file_and_its_line(redis_server):
 def test_an_error_of_a_script_this_process_does_not_know_is_left_as_it_is():
     error = redis.ResponseError("ERR oops script: " + "0" * 40 + ", on @user_script:3.")
     assert str(located(error)) == str(error)
+
+
+def test_a_bound_call_sends_what_queue_sends():
+    """:meth:`Script.bind` lays out the fixed names once; the command it then makes for the
+    others is the one :meth:`Script.queue` makes for all of them (the lobby step of a write),
+    with the integrity watch on and off."""
+    from api.storage.integrity.watchapply import IntegrityApply
+    from api.storage.keys import Keyspace
+    from api.storage.lobbyscript import LOBBY_PUBLISH, LobbyPublish
+    from api.storage.nodelink import Commands
+
+    keys = Keyspace()
+    for publish in (
+        LobbyPublish(keys.lobby, hands=80),
+        LobbyPublish(keys.lobby, IntegrityApply(keys.integrity)),
+    ):
+        bound, plain = Commands(), Commands()
+        publish.queue_stored(bound, "t1", "{t:t1}:lobby", "2026-11-26")
+        LOBBY_PUBLISH.queue(plain, **publish.named("t1", "", "{t:t1}:lobby", "2026-11-26"))
+        publish.queue(bound, "t2", b"update", "")
+        LOBBY_PUBLISH.queue(plain, **publish.named("t2", b"update", keys.lobby.applied, ""))
+        assert bound.queued == plain.queued
+        with pytest.raises(TypeError, match="wants"):
+            publish._bound.command(table_id="t1")
+    with pytest.raises(ValueError, match="rest"):
+        LOBBY_PUBLISH.bind({})

@@ -103,3 +103,30 @@ def test_both_links_answer_alike(client, link):
     with pytest.raises(redis.ResponseError):
         link(client).execute(commands(("INCR", "link:n"), ("HGET", "link:n", "f")))
     assert client.get("link:n") == b"6"  # the command before the error was made
+
+
+@pytest.mark.parametrize(
+    "queued",
+    [
+        [("EVALSHA", "a" * 40, 2, "k1", "k2", 7, b"\x00\xffstate", "é", -3, 1.5)],
+        [("INCR", "link:n"), ("GET", "link:s"), ("WAIT", 1, 100)],
+        [("CLIENT SETNAME", "x"), ("SET", "k", bytearray(b"v")), ("SET", "k", memoryview(b"v"))],
+        [("SET", "k", b"x" * 20_000), ("SET", "j", True)],
+    ],
+)
+def test_commands_are_packed_as_redis_py_packs_them(client, queued):
+    """What a link sends is the bytes redis-py's own packing makes (its fast way when every
+    word is plain, redis-py's otherwise; a word hiredis refuses fails as in redis-py)."""
+    from api.storage.nodelink import _packed
+
+    connection = client.connection_pool.get_connection()
+    try:
+        try:
+            expected = b"".join(connection.pack_commands(queued))
+        except redis.DataError:
+            with pytest.raises(redis.DataError):
+                _packed(connection, queued)
+            return
+        assert b"".join(_packed(connection, queued)) == expected
+    finally:
+        client.connection_pool.release(connection)
