@@ -95,9 +95,11 @@ class Settings:
       request whose signature verifies. ``ROADS_KEY_FILE``: the named, scoped keys, one a line
       (re-read on SIGHUP). ``ROADS_PUBLIC_RECORD=1``: the record's reads need no key;
       ``ROADS_RECORD_READS``: record reads at once in a process (4); ``ROADS_RECORD_TIMEOUT_MS``:
-      a record statement's timeout (5000). ``ROADS_CHECKPOINT_SECONDS`` (60),
-      ``ROADS_CHECKPOINT_KEY`` (the Ed25519 private key file) and ``ROADS_CHECKPOINT_DIR``
-      (where signed checkpoints are appended): the record's signed checkpoints.
+      a record statement's timeout (5000); ``ROADS_RECORD_LEASE_MS``: the recorder's lease, how
+      long after a dead recorder's last pass another takes over at most (5000; the suite
+      shortens it). ``ROADS_CHECKPOINT_SECONDS`` (60), ``ROADS_CHECKPOINT_KEY`` (the Ed25519
+      private key file) and ``ROADS_CHECKPOINT_DIR`` (where signed checkpoints are appended):
+      the record's signed checkpoints.
       ``ROADS_RECORD_ROLE``: the service's PostgreSQL role, which ``python -m
       api.record.migrate`` (run as the owner) grants what the service needs, and no more.
       ``ROADS_FRAME_ANCESTORS``: the pages that may embed the lobby (CSP ``frame-ancestors``;
@@ -160,6 +162,7 @@ class Settings:
     public_record: bool = False
     record_reads: int = 4
     record_timeout_ms: int = 5000
+    record_lease_ms: int = 5000  # api.record.recorder.LEASE_MS
     checkpoint_seconds: int = 60
     checkpoint_key: str | None = None
     checkpoint_dir: str | None = None
@@ -232,6 +235,7 @@ class Settings:
             public_record=values.flag(env, "ROADS_PUBLIC_RECORD", default=False),
             record_reads=values.number(env, "ROADS_RECORD_READS", 4, int),
             record_timeout_ms=values.number(env, "ROADS_RECORD_TIMEOUT_MS", 5000, int),
+            record_lease_ms=values.number(env, "ROADS_RECORD_LEASE_MS", 5000, int),
             checkpoint_seconds=values.number(env, "ROADS_CHECKPOINT_SECONDS", 60, int),
             checkpoint_key=env.get("ROADS_CHECKPOINT_KEY", "").strip() or None,
             checkpoint_dir=env.get("ROADS_CHECKPOINT_DIR", "").strip() or None,

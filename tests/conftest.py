@@ -9,6 +9,7 @@ service in its cluster mode (``ROADS_REDIS_CLUSTER=1``).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,18 @@ def pytest_configure(config):
         "alone: needs the machine to itself (scripts/test runs these after the others, in one "
         "process): its promise rests on a third party (Pushpin) keeping time under load",
     )
+
+
+# Under pytest-xdist (scripts/test: ``--dist loadscope``, a module at a time on one worker), the
+# modules that start servers, build images or drive browsers go first: their long tests start
+# while the other worker has work, and the run ends on the many short modules, not with one
+# worker idle while the other runs a three-minute test.
+FIRST = ("tests/system/",)
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker collects the same, and sorts alike
+        items.sort(key=lambda item: not item.nodeid.startswith(FIRST))  # stable: order kept
 
 
 def pytest_generate_tests(metafunc):

@@ -51,6 +51,7 @@ class Record:
             Ledger(settings.hot_seconds),
             evict=Eviction(database, cold).step,
             kgrams=kgrams.step if settings.integrity else None,
+            lease_ms=settings.record_lease_ms,
             checkpoints=signer,
         )
         return cls(database, recorder, reads, cold, store)

@@ -17,7 +17,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from api.config import Settings
 from api.record.database import RecordBusy
+from api.record.recorder import LEASE_MS as LEASE_MS_DEFAULT
 from roads import Round
 from tests.conftest import KEY
 from tests.record.conftest import record_all
@@ -127,6 +129,16 @@ def test_a_recorder_killed_mid_batch_loses_and_doubles_nothing(
     for table in range(30):
         check_record(pg, redis_client, parts.keys, f"k{table}")
     assert pg.execute("SELECT count(*) FROM record_writes").fetchone() == (len(rounds),)
+
+
+URL = {"REDIS_URL": "redis://127.0.0.1:6379/0"}  # read, never connected to
+
+
+def test_the_recorders_lease_is_the_setting(record_parts):
+    assert Settings.from_env(URL).record_lease_ms == LEASE_MS_DEFAULT == 5000
+    assert Settings.from_env({**URL, "ROADS_RECORD_LEASE_MS": "1500"}).record_lease_ms == 1500
+    assert record_parts().recorder.lease_ms == LEASE_MS_DEFAULT
+    assert record_parts(record_lease_ms=1500).recorder.lease_ms == 1500
 
 
 def test_the_records_reads_run_under_a_statement_timeout(record_parts):

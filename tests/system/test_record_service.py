@@ -17,6 +17,9 @@ import psycopg
 from tests.gunicorn_server import send, service
 
 KEY = "record-key"
+# The recorders' lease (ROADS_RECORD_LEASE_MS, 5000 by default): short, so that a killed
+# recorder's successor waits a second, not five, for the dead holder's lease to lapse.
+LEASE_MS = "1000"
 
 
 def recorders(master: int) -> list[int]:
@@ -46,7 +49,11 @@ def wait_for(condition, seconds: float = 20) -> None:
 
 
 def test_the_recorder_process_records_and_comes_back_when_killed(redis_server, database_url):
-    env = {"ROADS_DATABASE_URL": database_url, "ROADS_PUBLIC_RECORD": "1"}  # read anonymously
+    env = {
+        "ROADS_DATABASE_URL": database_url,
+        "ROADS_PUBLIC_RECORD": "1",  # read anonymously
+        "ROADS_RECORD_LEASE_MS": LEASE_MS,
+    }
     with service(redis_server.url, KEY, workers=2, **env) as base:
         wait_for(lambda: len(recorders(base.process.pid)) == 1)
         rounds = [
