@@ -6,6 +6,10 @@ Prints:
 - the median time to compute everything (probabilities, every bet's return) for an arbitrary
   composition not seen before: compositions left in real shoes after each round, dealt by the
   simulator, with the memo cleared before each one; and the time of a memoized repeat;
+- the whole answer the service serves (:func:`roads.odds.shoe_odds`) for shoes at compositions
+  never seen before, against the algorithm of commit 48eb24d (its ``roads/odds.py``, loaded from
+  git into a temporary module in this run), alternately, three runs, and the ratio; and the
+  largest relative difference between the two answers' numbers;
 - the same main-game distribution computed by a plain recursive enumeration over the next
   round's cards (the obvious exact method, in Python), in the same run, on a few of those
   compositions: its time, the ratio plain / ours, and the largest difference between the two.
@@ -16,24 +20,29 @@ Run: ``python benchmarks/odds_bench.py``. Target (issue "exact odds", 2 cores): 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
 from roads import Scorecard
+from roads import odds as ours
 from roads.odds import (
     PUBLISHED_NO_COMMISSION,
     PUBLISHED_STANDARD_BANKER,
     fresh_shoe,
     odds,
-    pair_probabilities,
     points_of,
     round_distribution,
+    shoe_odds,
 )
 from roads.rules import banker_draws, player_draws
 from roads.simulator import iter_shoes
@@ -74,7 +83,73 @@ def compositions(shoes: int) -> list[tuple[int, ...]]:
 
 def clear_memo() -> None:
     round_distribution.cache_clear()
-    pair_probabilities.cache_clear()
+    ours._outcomes.cache_clear()
+
+
+BASELINE = "48eb24d"
+
+
+def baseline_odds() -> Any:
+    """``roads/odds.py`` as of :data:`BASELINE`, loaded from git into a temporary module."""
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(
+        ["git", "show", f"{BASELINE}:roads/odds.py"], cwd=root, check=True, capture_output=True
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "baseline_odds.py"
+    path.write_bytes(source)
+    spec = importlib.util.spec_from_file_location("baseline_odds", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_odds"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def largest_difference(a: Any, b: Any) -> float:
+    """The largest relative difference between two answers' numbers (same keys, same order)."""
+    if isinstance(a, dict):
+        if list(a) != list(b):
+            raise SystemExit(f"the answers' keys differ: {list(a)} / {list(b)}")
+        return max((largest_difference(a[key], b[key]) for key in a), default=0.0)
+    if isinstance(a, float):
+        return abs(a - b) / abs(a) if a != b else 0.0
+    if a != b:
+        raise SystemExit(f"the answers differ: {a!r} / {b!r}")
+    return 0.0
+
+
+def against_baseline(shoes: int, runs: int = 3) -> None:
+    """The whole answer for never-seen compositions, ours and the baseline's, alternately."""
+    old = baseline_odds()
+    scorecards = []
+    for rounds in iter_shoes(shoes, 77):
+        scorecard = Scorecard()
+        for round in rounds:
+            scorecard.add(round)
+            scorecards.append(scorecard.copy())
+    difference = 0.0
+    for scorecard in scorecards:
+        for variant in ("standard", "no_commission"):
+            mine, theirs = shoe_odds(scorecard, variant), old.shoe_odds(scorecard, variant)
+            difference = max(difference, largest_difference(theirs, mine))
+    print(f"\nshoe_odds, {len(scorecards)} never-seen compositions, against {BASELINE}:")
+    for run in range(runs):
+        new_times, old_times = [], []
+        for scorecard in scorecards:
+            clear_memo()
+            start = time.perf_counter()
+            shoe_odds(scorecard)
+            new_times.append(time.perf_counter() - start)
+            old.round_distribution.cache_clear()
+            old.pair_probabilities.cache_clear()
+            start = time.perf_counter()
+            old.shoe_odds(scorecard)
+            old_times.append(time.perf_counter() - start)
+        new, before = statistics.median(new_times) * 1e6, statistics.median(old_times) * 1e6
+        print(
+            f"  run {run + 1}: ours {new:7.1f} us   {BASELINE} {before:7.1f} us   "
+            f"ratio {before / new:4.1f}x   target <= 40 us  {'met' if new <= 40 else 'MISSED'}"
+        )
+    print(f"  largest relative difference between the two answers: {difference:.1e}")
 
 
 def plain_distribution(points: tuple[int, ...]) -> np.ndarray:
@@ -137,6 +212,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shoes", type=int, default=20)
     parser.add_argument("--plain", type=int, default=5, help="compositions for the baseline")
+    parser.add_argument("--against", type=int, default=6, help="shoes timed against 48eb24d")
     args = parser.parse_args()
 
     ok = check_published()
@@ -160,6 +236,8 @@ def main() -> None:
         f"max {max(timings):.3f} ms   target <= 50 ms  {'met' if median <= 50 else 'MISSED'}"
     )
     print(f"  memoized repeat: {memo_us:.1f} us")
+
+    against_baseline(args.against)
 
     plain_times, ours_times, difference = [], [], 0.0
     for counts in left[:: max(1, len(left) // args.plain)][: args.plain]:

@@ -4,7 +4,8 @@ Prints:
 - what the chances cost: each exact chain summed once (a Big Road run, every built-in pattern),
   the derived roads' table loaded once, then a lookup as a write makes one;
 - what they add to a write's plan: ``plan_append`` over simulated shoes with the tile's figures
-  and without, alternating, three runs each, and the ratio;
+  and without, alternating, three runs each, and the ratio; every timed batch is shoes this
+  process never planned (the odds' memo never holds their rounds: what a write pays);
 - how far the model (independent hands) is from real shoes: in shoes dealt card by card by the
   simulator (burn, cut card), the share that showed each run or pattern, with its 95% interval,
   against the model's chance mixed over the hands those shoes dealt.
@@ -20,6 +21,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,6 +32,9 @@ from roads import PATTERNS, Scorecard
 from roads.rarity import LobbyFigures, pattern_chance, run_chance, wilson
 from roads.shoe import ShoeHead
 from roads.simulator import deal_shoe
+
+PLAN_SEED = 5_044_000_000  # the plan's timed shoes count up from here (the model check's: 1e6+)
+PLAN_WARM_SEED = 5_043_999_999
 
 
 def costs() -> None:
@@ -59,28 +64,37 @@ def costs() -> None:
 
 
 def plan_costs(shoes: int, runs: int) -> None:
-    print(f"\n== a write's plan, with the tile's figures and without ({shoes} shoes a run)")
-    dealt = [deal_shoe(seed) for seed in range(shoes)]
+    print(f"\n== a write's plan, with the tile's figures and without ({shoes} fresh shoes a run)")
+    _plan_shoes([PLAN_WARM_SEED], None)  # imports and the fresh shoe's odds, on a shoe not timed
     timings: dict[str, list[float]] = {"without": [], "with": []}
-    for run in range(runs + 1):  # the first, untimed, warms what both keep (the odds' memo)
-        for name, figures in (("without", None), ("with", LobbyFigures(80, 40))):
-            rounds, spent = 0, 0.0
-            for shoe in dealt:
-                scorecard = Scorecard()
-                for number, round in enumerate(shoe, start=1):
-                    head = ShoeHead("s1", number - 1, "s1" if number > 1 else None)
-                    base = Base(head, number - 1, "standard", scorecard)
-                    start = time.perf_counter()
-                    plan = plan_append("t1", "s1", number, round, base, figures=figures)
-                    spent += time.perf_counter() - start
-                    scorecard, rounds = plan.scorecard, rounds + 1
-            if run:
-                timings[name].append(1e6 * spent / rounds)
+    batch = 0
+    for run in range(runs):
+        order = [("without", None), ("with", LobbyFigures(80, 40))]
+        for name, figures in order if run % 2 == 0 else order[::-1]:
+            # Shoes no earlier batch dealt: the odds' memo never holds a timed shoe's rounds.
+            seeds = range(PLAN_SEED + batch * shoes, PLAN_SEED + (batch + 1) * shoes)
+            timings[name].append(_plan_shoes(seeds, figures))
+            batch += 1
     for name, values in timings.items():
         shown = ", ".join(f"{value:.0f}" for value in values)
         print(f"  {name:<8} figures: {shown} us a round (median {statistics.median(values):.0f})")
     ratio = statistics.median(timings["with"]) / statistics.median(timings["without"])
     print(f"  with / without (medians): {ratio:.3f}")
+
+
+def _plan_shoes(seeds: Iterable[int], figures: LobbyFigures | None) -> float:
+    """Microseconds ``plan_append`` takes a round over the shoes dealt from ``seeds``."""
+    rounds, spent = 0, 0.0
+    for seed in seeds:
+        scorecard = Scorecard()
+        for number, round in enumerate(deal_shoe(seed), start=1):
+            head = ShoeHead("s1", number - 1, "s1" if number > 1 else None)
+            base = Base(head, number - 1, "standard", scorecard)
+            start = time.perf_counter()
+            plan = plan_append("t1", "s1", number, round, base, figures=figures)
+            spent += time.perf_counter() - start
+            scorecard, rounds = plan.scorecard, rounds + 1
+    return 1e6 * spent / rounds
 
 
 def dealt_against_model(shoes: int) -> None:

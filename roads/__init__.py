@@ -15,16 +15,22 @@ The modules:
   :mod:`.composition` (the cards dealt from the shoe), :mod:`.shoe` (which round a shoe takes
   next, and the shoe's numbers), :mod:`.variants` (the table variants and their bets),
   :mod:`.errors`;
-- the roads: :mod:`.columns`, :mod:`.grid`, :mod:`.beadplate`, :mod:`.bigroad`,
+- the roads: :mod:`.columns`, :mod:`.grid` (with :mod:`.gridspans`, the spans and picture a
+  layout keeps of its columns), :mod:`.beadplate`, :mod:`.bigroad`,
   :mod:`.derived`, :mod:`.probe` (Ask Banker / Ask Player);
 - one shoe's scorecard: :mod:`.scorecard`, made of :mod:`.scoreparts`, with :mod:`.stats`,
-  :mod:`.roundlog` (the rounds, compactly), :mod:`.state` and :mod:`.snapshot` (its compact
-  binary state), :mod:`.shapes` (the JSON shapes it returns) and :mod:`.delta` (a document's
+  :mod:`.roundlog` (the rounds, compactly), :mod:`.state`, :mod:`.snapshot` and
+  :mod:`.keptstate` (its compact binary state, kept as it grows), :mod:`.shapes` (the JSON
+  shapes it returns), :mod:`.scorejson` (the JSON it reads out), :mod:`.smallparts` (its
+  probe, next cells, streaks and statistics, once a state),
+  :mod:`.document` (its document kept as rounds are added) and :mod:`.delta` (a document's
   change as a JSON Patch);
 - the lobby: :mod:`.lobby` (a table's tile), :mod:`.tileroads` (what a tile draws of each road),
-  :mod:`.patterns`, :mod:`.goodroads` and :mod:`.expressions` (the Good Roads, built in and
-  custom), :mod:`.rarity` and :mod:`.derivedsim` (how unusual a run or a Good Road is);
-- :mod:`.odds`: exact odds (numpy, loaded only when the odds are used);
+  :mod:`.patterns`, :mod:`.goodroads`, :mod:`.patternstates` (the built-in ones matched by
+  the road's state) and :mod:`.expressions` (the Good Roads, built in and custom),
+  :mod:`.rarity` and :mod:`.derivedsim` (how unusual a run or a Good Road is);
+- :mod:`.odds`: exact odds, with :mod:`.oddsmath` (the exact joint distribution of the next
+  round, in integers) (numpy, loaded only when the odds are used);
 - the record's chain: :mod:`.chain`, :mod:`.signedheads` (checked against signed checkpoints)
   and :mod:`.verify` (``python -m roads.verify``);
 - the integrity watch's checks, :mod:`.integrity`, and the shoes it must catch

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from roads.columns import Columns, alternating
 from roads.grid import GridLayout, Tail, layout_cells
-from roads.state import Reader, Writer, read_columns, read_layout, write_columns, write_layout
+from roads.keptstate import KeptRoad
+from roads.state import Reader
 
 if TYPE_CHECKING:
     from roads.round import Round
@@ -29,7 +30,7 @@ _TIES = re.compile(r"T+")
 class BigRoad:
     """The logical columns, per-cell round indexes and tie counts, and the display layout."""
 
-    __slots__ = ("cell_rounds", "columns", "layout", "leading_ties", "ties")
+    __slots__ = ("_kept", "cell_rounds", "columns", "layout", "leading_ties", "ties")
 
     def __init__(self, tail: Tail = "stay") -> None:
         self.columns = Columns()
@@ -37,6 +38,7 @@ class BigRoad:
         self.leading_ties = 0
         self.cell_rounds: list[int] = []  # index of each cell's round in the shoe
         self.ties: list[int] = []  # ties drawn on each cell
+        self._kept = KeptRoad()  # the state bytes written so far (see roads.keptstate)
 
     def add(self, result: str, round_index: int) -> tuple[int, int] | None:
         """Add a result; return the logical ``(column, row)`` of its cell (``None`` for a tie)."""
@@ -108,28 +110,23 @@ class BigRoad:
             columns.append(column)
         return {"leading_ties": self.leading_ties, "columns": columns}
 
-    def write(self, writer: Writer) -> None:
+    def to_bytes(self) -> bytes:
         """The road's state (see :mod:`roads.state`): columns, leading ties, the tied cells and
-        their counts, the layout."""
-        write_columns(writer, self.columns)
-        writer.u16(self.leading_ties)
-        tied = [cell for cell, ties in enumerate(self.ties) if ties]
-        writer.u16s(tied)
-        writer.u16s([self.ties[cell] for cell in tied])
-        write_layout(writer, self.layout)
+        their counts, the layout; what earlier writes encoded is kept, not encoded again."""
+        kept = self._kept
+        return kept.road(self.columns, self.layout, kept.ties(self.leading_ties, self.ties))
 
     @classmethod
     def read(cls, reader: Reader, tail: Tail, cell_rounds: list[int]) -> BigRoad:
-        """The road :meth:`write` wrote; ``cell_rounds`` (the round of each cell) is read off
-        the shoe's rounds, not stored."""
+        """The road :meth:`to_bytes` wrote; ``cell_rounds`` (the round of each cell) is read
+        off the shoe's rounds, not stored."""
         road = cls.__new__(cls)
-        road.columns = read_columns(reader)
-        road.leading_ties = reader.u16()
+        kept = road._kept = KeptRoad()
+        road.columns = kept.read_columns(reader)
         road.cell_rounds = cell_rounds
         road.ties = [0] * len(cell_rounds)
-        for cell, count in zip(reader.u16s(), reader.u16s(), strict=True):
-            road.ties[cell] = count
-        road.layout = read_layout(reader, tail)
+        road.leading_ties = kept.read_ties(reader, road.ties)
+        road.layout = kept.read_layout(reader, tail)
         return road
 
     def copy(self) -> BigRoad:
@@ -139,4 +136,5 @@ class BigRoad:
         other.leading_ties = self.leading_ties
         other.cell_rounds = list(self.cell_rounds)
         other.ties = list(self.ties)
+        other._kept = self._kept.copy()
         return other

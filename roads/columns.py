@@ -95,6 +95,14 @@ class Columns:
             return NO_STREAK
         return Streak(self.sides[self._longest], self.lengths[self._longest])
 
+    def run_values(self) -> tuple[str | None, int, str | None, int]:
+        """The current and the longest run as ``(side, length, side, length)``: the values of
+        :meth:`runs`, read in O(1) without building them."""
+        if self._longest < 0:
+            return None, 0, None, 0
+        longest = self._longest
+        return self.sides[-1], self.lengths[-1], self.sides[longest], self.lengths[longest]
+
     def runs(self) -> dict[str, dict[str, Any]]:
         """``{"current": streak, "longest": streak}``, each as :meth:`Streak.as_dict`."""
         return {"current": self.current.as_dict(), "longest": self.longest.as_dict()}

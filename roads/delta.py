@@ -18,27 +18,34 @@ a boolean), which is what lets equal Python values stand for equal JSON values h
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
-from roads.beadplate import bead_of
+from roads.document import Ends, ends_of
 from roads.round import Round
 from roads.scorecard import Scorecard
+from roads.smallparts import SmallParts, small_ops
 
 Operation = dict[str, Any]
 
 
 def diff(before: Any, after: Any) -> list[Operation]:
     """The operations that turn the JSON value ``before`` into ``after`` (neither is changed,
-    and the operations share no list or object with ``before``)."""
+    and the operations share no list or object with either: a document a scorecard handed out
+    shares its parts with the one it keeps, :mod:`roads.document`)."""
     operations: list[Operation] = []
     _diff(before, after, "", operations)
+    for operation in operations:
+        if isinstance(operation.get("value"), dict | list):
+            operation["value"] = deepcopy(operation["value"])
     return operations
 
 
 def replace_all(after: Any) -> list[Operation]:
-    """The whole document anew, as one ``replace`` of the root (a new shoe)."""
-    return [{"op": "replace", "path": "", "value": after}]
+    """The whole document anew, as one ``replace`` of the root (a new shoe); the operation
+    shares nothing with ``after``."""
+    return [{"op": "replace", "path": "", "value": deepcopy(after)}]
 
 
 def _diff(before: Any, after: Any, path: str, operations: list[Operation]) -> None:
@@ -72,89 +79,24 @@ def _escape(key: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Tails:
     """What the patch of a round needs to know of a scorecard before it: how far each growing
-    list of its document reached, and its small parts (probe, streaks, statistics) as they were.
-    Taken in O(columns), without building the document."""
+    list of its document reached (:data:`roads.document.Ends`) and its small parts as they were
+    (:class:`roads.smallparts.SmallParts`, which the scorecard keeps: taken in O(1) when it was
+    asked for in that state already, without building the document)."""
 
-    beads: int
-    columns: int  # the Big Road's
-    last_length: int  # of its last column (0: none yet)
-    last_ties: int  # on its last cell
-    leading_ties: int
-    marks: tuple[tuple[int, int], ...]  # each derived road's (columns, marks)
-    small: dict[str, Any]
+    ends: Ends
+    small: SmallParts
 
     @classmethod
     def of(cls, card: Scorecard) -> Tails:
-        big_road = card.big_road
-        lengths = big_road.columns.lengths
-        return cls(
-            beads=len(card),
-            columns=len(lengths),
-            last_length=lengths[-1] if lengths else 0,
-            last_ties=big_road.ties[-1] if big_road.ties else 0,
-            leading_ties=big_road.leading_ties,
-            marks=tuple(
-                (len(road.columns.lengths), sum(road.columns.lengths)) for road in card.derived
-            ),
-            small={
-                "probe": card.probe(),
-                "next_cells": card.next_cells(),
-                "streaks": card.streaks(),
-                "stats": card.stats(),
-            },
-        )
+        return cls(ends_of(card.big_road, card.derived, len(card)), card.small_parts())
 
 
 def round_patch(before: Tails, card: Scorecard, round: Round) -> list[Operation]:
     """The patch of one round: from the document of a scorecard whose :class:`Tails` were
     ``before`` to the document of ``card``, that scorecard after :meth:`Scorecard.add` of
-    ``round`` (void or not). Only what the round changed is built, so a write can afford it;
-    it equals :func:`diff` of the two documents in effect (the tests hold it to that)."""
-    after = Tails.of(card)
-    operations: list[Operation] = []
-    if after.beads != before.beads:
-        position = after.beads - 1
-        operations.append({"op": "replace", "path": "/rounds", "value": after.beads})
-        bead = bead_of(card.reported, round, position)
-        operations.append({"op": "add", "path": "/bead_plate/-", "value": bead})
-    operations += _big_road_patch(before, after, card, round)
-    for (columns, marks), road in zip(before.marks, card.derived, strict=True):
-        if sum(road.columns.lengths) == marks:
-            continue
-        col, row = road.layout.cursor()[1:3]
-        mark = {"color": road.columns.sides[-1], "col": col, "row": row}
-        operations.append({"op": "add", "path": f"/{road.name}/marks/-", "value": mark["color"]})
-        operations.append(_grown(f"/{road.name}/columns", columns, road.columns.lengths, mark))
-    for name, value in after.small.items():
-        _diff(before.small[name], value, f"/{name}", operations)
+    ``round`` (void or not). Built from what the round added (:func:`roads.document.growth_of`)
+    and the small parts' leaves that moved (:func:`roads.smallparts.small_ops`), in O(change);
+    it equals :func:`diff` of the two documents (the tests hold it to that)."""
+    operations = card.growth(before.ends, round).ops()
+    small_ops(before.small, card.small_parts(), operations)
     return operations
-
-
-def _big_road_patch(before: Tails, after: Tails, card: Scorecard, round: Round) -> list[Operation]:
-    big_road = card.big_road
-    if after.leading_ties != before.leading_ties:
-        return [{"op": "replace", "path": "/big_road/leading_ties", "value": after.leading_ties}]
-    if after.columns == before.columns and after.last_length == before.last_length:
-        if after.last_ties == before.last_ties:
-            return []  # a void round
-        where = f"/big_road/columns/{after.columns - 1}/{after.last_length - 1}/ties"
-        return [{"op": "replace", "path": where, "value": after.last_ties}]
-    col, row = big_road.layout.cursor()[1:3]
-    cell = {
-        "round": big_road.cell_rounds[-1] + 1,
-        "result": round.result,
-        "ties": 0,
-        "col": col,
-        "row": row,
-        "player_pair": round.player_pair,
-        "banker_pair": round.banker_pair,
-        "natural": round.natural,
-    }
-    return [_grown("/big_road/columns", before.columns, big_road.columns.lengths, cell)]
-
-
-def _grown(path: str, columns_before: int, lengths: list[int], item: dict) -> Operation:
-    """The newest item of a road: in a new column, or at the end of the last one."""
-    if len(lengths) > columns_before:
-        return {"op": "add", "path": f"{path}/-", "value": [item]}
-    return {"op": "add", "path": f"{path}/{len(lengths) - 1}/-", "value": item}

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from roads.columns import Columns, alternating
 from roads.grid import GridLayout, Tail, layout_cells
-from roads.state import Reader, Writer, read_columns, read_layout, write_columns, write_layout
+from roads.keptstate import KeptRoad
+from roads.state import Reader
 
 if TYPE_CHECKING:
     from roads.shapes import DerivedRoadShape
@@ -87,13 +88,14 @@ _COLOR = {"r": RED, "b": BLUE}
 class DerivedRoad:
     """One derived road: its marks as columns of one colour, and their grid layout."""
 
-    __slots__ = ("columns", "k", "layout", "name")
+    __slots__ = ("_kept", "columns", "k", "layout", "name")
 
     def __init__(self, name: str, k: int, tail: Tail = "stay") -> None:
         self.name = name
         self.k = k
         self.columns = Columns()
         self.layout = GridLayout(tail)
+        self._kept = KeptRoad()  # the state bytes written so far (see roads.keptstate)
 
     def add(self, lengths: list[int], column: int, row: int) -> None:
         """Add the mark for a Big Road result at logical ``(column, row)``, once the road began."""
@@ -134,19 +136,25 @@ class DerivedRoad:
             columns.append(column)
         return {"marks": self.marks(), "columns": columns}
 
-    def write(self, writer: Writer) -> None:
-        """The road's state (see :mod:`roads.state`): its columns and its layout."""
-        write_columns(writer, self.columns)
-        write_layout(writer, self.layout)
+    def to_bytes(self) -> bytes:
+        """The road's state (see :mod:`roads.state`): its columns and its layout; what earlier
+        writes encoded is kept, not encoded again."""
+        return self._kept.road(self.columns, self.layout)
 
-    def read(self, reader: Reader) -> None:
-        """Take the state :meth:`write` wrote (into a road made empty, with its name and k)."""
-        self.columns = read_columns(reader)
-        self.layout = read_layout(reader, self.layout.tail)
+    @classmethod
+    def read(cls, reader: Reader, name: str, k: int, tail: Tail) -> DerivedRoad:
+        """The road ``name`` (``k``) as :meth:`to_bytes` wrote it."""
+        road = cls.__new__(cls)
+        road.name, road.k = name, k
+        kept = road._kept = KeptRoad()
+        road.columns = kept.read_columns(reader)
+        road.layout = kept.read_layout(reader, tail)
+        return road
 
     def copy(self) -> DerivedRoad:
         other = DerivedRoad.__new__(DerivedRoad)
         other.name, other.k = self.name, self.k
         other.columns = self.columns.copy()
         other.layout = self.layout.copy()
+        other._kept = self._kept.copy()
         return other

@@ -2,6 +2,10 @@
 few columns, so matching is O(1) and done when asked, on the road as it stands. Finding since when
 a match has held steps back through earlier cells (:func:`since`); :func:`good_roads_after` instead
 carries the answer forward one cell, in O(1) per pattern, when the answer before that cell is known.
+
+The built-in patterns (:data:`~roads.patterns.PATTERNS`, passed as that tuple) are matched by the
+road's state (:mod:`roads.patternstates`): a lookup or two for all of them, each state's answer
+worked out once by their tests. Other patterns (a player's own) are tested on the road.
 """
 
 from __future__ import annotations
@@ -9,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from roads.patterns import PATTERNS, Pattern
+from roads.patternstates import BUILT_IN
 
 
 def matching(
     sides: Sequence[str], lengths: Sequence[int], patterns: Sequence[Pattern] = PATTERNS
 ) -> list[Pattern]:
     """The patterns the road matches now."""
+    if patterns is PATTERNS:
+        return list(BUILT_IN.matching(sides, lengths))
     return [pattern for pattern in patterns if pattern.test(sides, lengths)]
 
 
@@ -49,6 +56,16 @@ def good_roads_of(
     """The patterns a Big Road matches now, each with ``since_round``: the (1-based) round of the
     cell from which it has held without a break. ``cell_rounds`` holds the 0-based round index of
     every Big Road cell, in order."""
+    if patterns is PATTERNS:
+        backs = BUILT_IN.since(sides, lengths)
+        return [
+            {
+                "pattern": pattern.id,
+                "name": pattern.name,
+                "since_round": cell_rounds[-1 - backs[pattern.id]] + 1,
+            }
+            for pattern in BUILT_IN.matching(sides, lengths)
+        ]
     found: list[dict[str, object]] = []
     for pattern in matching(sides, lengths, patterns):
         back = since(pattern, sides, lengths)

@@ -7,24 +7,19 @@ sampling. (The simulator in :mod:`roads.simulator` is the independent cross-chec
 **The main game.** Which hand wins, by how much and whether it was a natural depends only on the
 cards' points, so the shoe is reduced to ten point classes (10, J, Q and K are one class). The
 round is the joint distribution of (natural or not, Player's final total, Banker's final total)
-(:func:`round_distribution`), computed in three stages:
-
-1. the first four cards (P, B, P, B): 10^4 ordered point sequences, each weighed by the falling
-   product of the counts left; grouped by the two-card totals (Player, Banker);
-2. a fifth card e, when the rules draw one: its chance given the first four is
-   ``(n[e] - r[e]) / (N - 4)`` where ``r`` counts the first four cards of each class. That is
-   linear in ``r``, so each group needs only its total weight ``Q`` and first moments
-   ``R[e] = sum(P4 * r[e])``;
-3. a sixth card f: quadratic in ``r``, so the groups' second moments ``S[e, f]`` complete it.
-
-The moments are sums over the 10^4 four-card sequences whose structure never changes (``r[e]``
-is a sum over the four positions, so they are one- and two-position marginals per group); only
-the weights depend on the shoe, so a composition costs a few array passes, a few milliseconds at
-most, and it is memoized on the composition.
+(:func:`round_distribution`), computed by :mod:`roads.oddsmath` as 200 integer weights over the
+common denominator ``N (N-1) ... (N-5)``: the weight of a sequence of cards depends only on how
+many of each class it takes, so the fifth and sixth cards are drawn first and the first four are
+a closed form in 10 x 10 matrices of the counts left, one small batch of matrix products for the
+66 ways the shoe can stand once those cards are out. A never-seen composition costs tens of
+microseconds, so nothing needs a memo; the last few thousand are kept all the same.
 
 **Pairs** depend on the first two cards of each hand only, so they come straight from the rank
 (and, for Perfect Pair, rank-and-suit) counts: the Player's first two cards are cards 1 and 3 of
 the deal, which are as likely to pair as any two cards of the shoe.
+
+Every probability and return is a ratio of integers, divided once, so each is the float nearest
+its exact value.
 
 **Payouts** follow ``DOMAIN.md``; a return (RTP) is the expected amount back per unit staked,
 stake included, so 0.9894 means a house edge of 1.06%. A tie returns Player and Banker bets.
@@ -35,12 +30,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import mul
 from typing import Any
 
 import numpy as np
 
-from roads.cards import CARDS, RANKS
-from roads.rules import banker_draws, player_draws
+from roads.cards import RANKS
+from roads.oddsmath import joint_weights
 from roads.scorecard import Scorecard
 from roads.shoe import DECK_CARDS, DEFAULT_DECKS
 from roads.variants import OFFERED, VARIANTS
@@ -63,124 +59,91 @@ PUBLISHED_NO_COMMISSION: dict[str, float] = {
 }
 PUBLISHED_STANDARD_BANKER = 98.94
 
-# -- the fixed structure of the first four cards -----------------------------------------------
-
-_A, _B, _C, _D = (axis.ravel() for axis in np.indices((10, 10, 10, 10)))
-# How many earlier cards of the sequence share each card's class (for falling counts).
-_SEEN_B = (_B == _A).astype(np.int64)
-_SEEN_C = (_C == _A).astype(np.int64) + (_C == _B)
-_SEEN_D = (_D == _A).astype(np.int64) + (_D == _B) + (_D == _C)
-_GROUP = ((_A + _C) % 10) * 10 + (_B + _D) % 10  # Player two-card total * 10 + Banker's
-# r[e] = sum over the four positions i of [x_i == e], so the moments are sums of one-position and
-# two-position marginals within each group: bincount indexes for them.
-_POSITIONS = (_A, _B, _C, _D)
-_R_INDEX = np.concatenate([_GROUP * 10 + x for x in _POSITIONS])
-_S_INDEX = np.concatenate([_GROUP * 100 + x * 10 + y for x in _POSITIONS for y in _POSITIONS])
-
-
-def _destinations() -> tuple[np.ndarray, ...]:
-    """For every way a round ends, which cell of the joint distribution it adds to.
-
-    Cells are ``natural * 100 + player_total * 10 + banker_total``; -1 where the rules do not
-    lead (that many cards are not dealt). Returned for four-card ends (per group), five-card ends
-    (per group and fifth card) and six-card ends (per group, fifth and sixth card).
-    """
-    four = np.full(100, -1)
-    five = np.full((100, 10), -1)
-    six = np.full((100, 10, 10), -1)
-    for player in range(10):
-        for banker in range(10):
-            group = player * 10 + banker
-            if player >= 8 or banker >= 8:
-                four[group] = 100 + group
-            elif player_draws(player):
-                for e in range(10):
-                    final = (player + e) % 10
-                    if banker_draws(banker, e):
-                        for f in range(10):
-                            six[group, e, f] = final * 10 + (banker + f) % 10
-                    else:
-                        five[group, e] = final * 10 + banker
-            elif banker_draws(banker, None):
-                for e in range(10):
-                    five[group, e] = player * 10 + (banker + e) % 10
-            else:
-                four[group] = group
-    return four, five, six
-
-
-_TO4, _TO5, _TO6 = _destinations()
-_IS4, _IS5, _IS6 = _TO4 >= 0, _TO5 >= 0, _TO6 >= 0
-_EYE = np.eye(10)
+# Which cells of the joint distribution (natural * 100 + player * 10 + banker) each outcome sums:
+# a plain win by each margin 1..9 for Player, then for Banker; a natural win for Player, for
+# Banker; a natural tie, a plain tie; a Banker win with 6.
+_NATURAL, _PLAYER, _BANKER = (axis.ravel() for axis in np.indices((2, 10, 10)))
+_PLAIN, _MARGIN = _NATURAL == 0, _PLAYER - _BANKER
+_OUTCOMES = np.array(
+    [_PLAIN & np.equal(_MARGIN, margin) for margin in range(1, 10)]
+    + [_PLAIN & np.equal(_MARGIN, -margin) for margin in range(1, 10)]
+    + [~_PLAIN & (_MARGIN > 0), ~_PLAIN & (_MARGIN < 0), ~_PLAIN & (_MARGIN == 0)]
+    + [_PLAIN & (_MARGIN == 0), (_MARGIN < 0) & (_BANKER == 6)],
+    dtype=np.float64,
+).T
+_OUTCOMES_EXACT = _OUTCOMES.astype(np.int64).astype(object)
 
 
 def points_of(cards_left: Sequence[int]) -> tuple[int, ...]:
     """Counts per point class 0..9 of 52 per-card counts (in :data:`~roads.cards.CARDS` order)."""
-    points = [0] * 10
-    for card, count in zip(CARDS, cards_left, strict=True):
-        points[card.points] += count
-    return tuple(points)
+    ranks = _rank_counts(cards_left)
+    return (ranks[9] + ranks[10] + ranks[11] + ranks[12], *ranks[:9])
+
+
+def _rank_counts(cards_left: Sequence[int]) -> list[int]:
+    # CARDS is rank-major, four suits a rank; A..9 are worth 1..9, 10 J Q K nothing.
+    suits = (cards_left[suit::4] for suit in range(4))
+    return list(map(_add4, *suits))
+
+
+def _add4(a: int, b: int, c: int, d: int) -> int:
+    return a + b + c + d
 
 
 @lru_cache(maxsize=4096)
 def round_distribution(points: tuple[int, ...]) -> np.ndarray:
     """The exact joint distribution of the next round, dealt from a shoe holding ``points[v]``
     cards worth ``v``: an array ``[natural, player_total, banker_total]`` of shape (2, 10, 10)
-    that sums to 1. Needs at least six cards."""
-    n = np.asarray(points, dtype=np.float64)
-    total = float(n.sum())
-    if total < 6:
-        raise ValueError(f"a round needs up to 6 cards; the shoe holds {total:.0f}")
-    weight = n[_A] * (n[_B] - _SEEN_B) * (n[_C] - _SEEN_C) * (n[_D] - _SEEN_D)
-    weight = weight / (total * (total - 1) * (total - 2) * (total - 3))
-    q = np.bincount(_GROUP, weights=weight, minlength=100)
-    r = np.bincount(_R_INDEX, weights=np.tile(weight, 4), minlength=1000).reshape(100, 10)
-    s = np.bincount(_S_INDEX, weights=np.tile(weight, 16), minlength=10_000).reshape(100, 10, 10)
-    # Fifth card e: sum over the group of P4 * (n[e] - r[e]) / (N - 4).
-    fifth = n[None, :] * q[:, None] - r  # (100, 10), before dividing
-    sixth = (
-        n[None, :, None] * n[None, None, :] * q[:, None, None]
-        - n[None, :, None] * r[:, None, :]
-        - n[None, None, :] * r[:, :, None]
-        + s
-        - _EYE[None] * fifth[:, :, None]
-    )
-    joint = np.bincount(_TO4[_IS4], weights=q[_IS4], minlength=200)
-    joint += np.bincount(_TO5[_IS5], weights=fifth[_IS5] / (total - 4), minlength=200)
-    joint += np.bincount(
-        _TO6[_IS6], weights=sixth[_IS6] / ((total - 4) * (total - 5)), minlength=200
-    )
-    joint = joint.reshape(2, 10, 10)
+    that sums to 1, each cell the float nearest its exact value. Needs at least six cards."""
+    weights, denominator = joint_weights(tuple(points))
+    joint = np.array([int(weight) / denominator for weight in weights.tolist()]).reshape(2, 10, 10)
     joint.flags.writeable = False  # shared by the memo
     return joint
 
 
 @lru_cache(maxsize=4096)
+def _outcomes(points: tuple[int, ...]) -> tuple[list[int], int]:
+    """The integer weights of :data:`_OUTCOMES` and the common denominator."""
+    weights, denominator = joint_weights(points)
+    table = _OUTCOMES_EXACT if weights.dtype == object else _OUTCOMES
+    return [int(weight) for weight in (weights @ table).tolist()], denominator
+
+
 def pair_probabilities(cards_left: tuple[int, ...]) -> dict[str, float]:
     """Chances that the first two cards of a hand pair by rank (``pair``: the same for Player
     and Banker), that both hands do (``both_pairs``), and the same for identical cards, rank and
     suit (``perfect``, ``both_perfect``), from the 52 per-card counts left."""
-    cards = np.asarray(cards_left, dtype=np.float64)
-    ranks = cards.reshape(13, 4).sum(axis=1)
-    total = float(cards.sum())
+    (pair, both_pairs), (perfect, both_perfect), two, four = _pair_weights(cards_left)
+    return {
+        "pair": pair / two,
+        "both_pairs": both_pairs / four,
+        "perfect": perfect / two,
+        "both_perfect": both_perfect / four,
+    }
+
+
+def _pair_weights(
+    cards_left: Sequence[int], ranks: Sequence[int] | None = None
+) -> tuple[tuple[int, int], tuple[int, int], int, int]:
+    """Ordered ways for the Player's first two cards to pair and for both hands to, by rank and
+    by card, with their denominators ``N (N-1)`` and ``N (N-1) (N-2) (N-3)``. ``ranks``: the
+    counts per rank when the caller has them already."""
+    total = sum(cards_left)
     two = total * (total - 1)
     four = two * (total - 2) * (total - 3)
+    if ranks is None:
+        ranks = _rank_counts(cards_left)
+    return _pairs(ranks), _pairs(cards_left), two, four
 
-    def pairs(counts: np.ndarray) -> tuple[float, float]:
-        same = counts * (counts - 1)
-        # Both hands: sum over classes x, y of same[x] * same'[y], where taking x twice first
-        # leaves two fewer of x when y == x.
-        both = same.sum() ** 2 - (same**2).sum() + (same * (counts - 2) * (counts - 3)).sum()
-        return float(same.sum() / two), float(both / four)
 
-    pair, both_pairs = pairs(ranks)
-    perfect, both_perfect = pairs(cards)
-    return {
-        "pair": pair,
-        "both_pairs": both_pairs,
-        "perfect": perfect,
-        "both_perfect": both_perfect,
-    }
+def _pairs(counts: Sequence[int]) -> tuple[int, int]:
+    # One hand: sum of c (c - 1). Both: sum over classes x, y of c_x (c_x - 1) c_y (c_y - 1), where
+    # taking x twice first leaves c_x - 2 when y == x: (sum c (c-1))**2 plus, per class,
+    # c (c-1) ((c-2)(c-3) - c (c-1)) = -4 c**3 + 10 c**2 - 6 c. Sums of powers: builtins, fast.
+    squares = list(map(mul, counts, counts))
+    first, second, third = sum(counts), sum(squares), sum(map(mul, squares, counts))
+    one = second - first
+    return one, one * one - 4 * third + 10 * second - 6 * first
 
 
 @dataclass(frozen=True)
@@ -216,88 +179,102 @@ def odds(cards_left: Sequence[int], variant: str = "standard") -> Odds:
     :data:`~roads.cards.CARDS` order) and the return of every bet the variant's tables offer
     (:data:`OFFERED`): ``standard`` and ``speed`` pay Banker 0.95:1, ``no_commission`` pays it
     1:1 but 0.5:1 on a win with 6, and offers Super 6 (15:1)."""
+    return _odds_of(*_checked(cards_left, variant), variant)
+
+
+def _checked(cards_left: Sequence[int], variant: str) -> tuple[tuple[int, ...], list[int]]:
+    """The 52 counts as ints and the counts per rank, or a ValueError naming what is wrong."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-    counts = tuple(int(count) for count in cards_left)
+    counts = tuple(map(int, cards_left))
     if len(counts) != DECK_CARDS or min(counts) < 0:
         raise ValueError("cards_left holds 52 counts, none negative")
-    joint = round_distribution(points_of(counts))
-    pairs = pair_probabilities(counts)
-    probabilities = _probabilities(joint, pairs)
-    returns = _returns(probabilities, variant)
+    return counts, _rank_counts(counts)
+
+
+def _odds_of(counts: tuple[int, ...], ranks: list[int], variant: str) -> Odds:
+    points = (ranks[9] + ranks[10] + ranks[11] + ranks[12], *ranks[:9])
+    outcomes, denominator = _outcomes(points)
+    pairs = _pair_weights(counts, ranks)
+    probabilities, returns = _probabilities(outcomes, denominator, pairs, variant)
     rtp = {bet: returns[bet] for bet in OFFERED[variant]}
     return Odds(variant, sum(counts), probabilities, rtp)
 
 
-def _probabilities(joint: np.ndarray, pairs: Mapping[str, float]) -> dict[str, Any]:
-    player, banker = np.indices((10, 10))
-    wins_player, wins_banker, tie = player > banker, banker > player, player == banker
-    plain, natural = joint[0], joint[1]
-    either = 2 * pairs["pair"] - pairs["both_pairs"]
-    perfect_one = 2 * pairs["perfect"] - 2 * pairs["both_perfect"]
-    return {
-        "banker": float(joint[:, wins_banker].sum()),
-        "player": float(joint[:, wins_player].sum()),
-        "tie": float(joint[:, tie].sum()),
-        "banker_six": float(joint[:, wins_banker & (banker == 6)].sum()),
-        "natural": float(natural.sum()),
-        "player_pair": pairs["pair"],
-        "banker_pair": pairs["pair"],
-        "either_pair": either,
-        "both_pairs": pairs["both_pairs"],
-        "perfect_pair": perfect_one + pairs["both_perfect"],
-        "perfect_pair_one_hand": perfect_one,
-        "perfect_pair_both_hands": pairs["both_perfect"],
-        "player_bonus": _margins(plain, natural, wins_player, player - banker),
-        "banker_bonus": _margins(plain, natural, wins_banker, banker - player),
+def _probabilities(
+    outcomes: list[int],
+    d: int,
+    pairs: tuple[tuple[int, int], tuple[int, int], int, int],
+    variant: str,
+) -> tuple[dict[str, Any], dict[str, float]]:
+    """Every probability and every bet's return, each one integer ratio divided once."""
+    player_by, banker_by = outcomes[0:9], outcomes[9:18]
+    player_natural, banker_natural, natural_tie, plain_tie, six = outcomes[18:]
+    player = player_natural + sum(player_by)
+    banker = banker_natural + sum(banker_by)
+    tie = natural_tie + plain_tie
+    (pair, both_pairs), (perfect, both_perfect), two, four = pairs
+    rest = four // two  # (N-2)(N-3): one hand's pairs over the four cards' denominator
+    either = 2 * pair * rest - both_pairs
+    perfect_one = 2 * perfect * rest - 2 * both_perfect
+    if variant == "no_commission":
+        banker_back = (4 * (banker - six) + 3 * six + 2 * tie) / (2 * d)
+    else:
+        banker_back = (195 * banker + 100 * tie) / (100 * d)
+    probabilities = {
+        "banker": banker / d,
+        "player": player / d,
+        "tie": tie / d,
+        "banker_six": six / d,
+        "natural": (player_natural + banker_natural + natural_tie) / d,
+        "player_pair": pair / two,
+        "banker_pair": pair / two,
+        "either_pair": either / four,
+        "both_pairs": both_pairs / four,
+        "perfect_pair": (perfect_one + both_perfect) / four,
+        "perfect_pair_one_hand": perfect_one / four,
+        "perfect_pair_both_hands": both_perfect / four,
+        "player_bonus": _margins(player_natural, natural_tie, player_by, d),
+        "banker_bonus": _margins(banker_natural, natural_tie, banker_by, d),
     }
+    returns = {
+        "player": (2 * player + tie) / d,
+        "banker": banker_back,
+        "tie": 9 * tie / d,
+        "super_6": 16 * six / d,
+        "player_pair": 12 * pair / two,
+        "banker_pair": 12 * pair / two,
+        "either_pair": 6 * either / four,
+        "perfect_pair": (26 * perfect_one + 201 * both_perfect) / four,
+        "player_bonus": _bonus_return(player_natural, natural_tie, player_by, d),
+        "banker_bonus": _bonus_return(banker_natural, natural_tie, banker_by, d),
+    }
+    return probabilities, returns
 
 
-def _margins(
-    plain: np.ndarray, natural: np.ndarray, wins: np.ndarray, margin: np.ndarray
-) -> dict[str, float]:
+def _margins(natural_win: int, natural_tie: int, by: list[int], d: int) -> dict[str, float]:
     """A side's Bonus outcomes: a win with a natural, a natural tie, a non-natural win by each
     margin 1..9."""
-    outcomes = {
-        "natural_win": float(natural[wins].sum()),
-        "natural_tie": float(np.trace(natural)),
-    }
-    for points in range(1, 10):
-        outcomes[f"win_by_{points}"] = float(plain[wins & (margin == points)].sum())
+    outcomes = {"natural_win": natural_win / d, "natural_tie": natural_tie / d}
+    outcomes.update(zip(_WIN_BY, [weight / d for weight in by], strict=True))
     return outcomes
 
 
-def _returns(p: Mapping[str, Any], variant: str) -> dict[str, float]:
-    if variant == "no_commission":
-        banker = 2 * (p["banker"] - p["banker_six"]) + 1.5 * p["banker_six"] + p["tie"]
-    else:
-        banker = 1.95 * p["banker"] + p["tie"]
-    return {
-        "player": 2 * p["player"] + p["tie"],
-        "banker": banker,
-        "tie": 9 * p["tie"],
-        "super_6": 16 * p["banker_six"],
-        "player_pair": 12 * p["player_pair"],
-        "banker_pair": 12 * p["banker_pair"],
-        "either_pair": 6 * p["either_pair"],
-        "perfect_pair": 26 * p["perfect_pair_one_hand"] + 201 * p["perfect_pair_both_hands"],
-        "player_bonus": _bonus_return(p["player_bonus"]),
-        "banker_bonus": _bonus_return(p["banker_bonus"]),
-    }
+_WIN_BY = tuple(f"win_by_{points}" for points in range(1, 10))
 
 
-def _bonus_return(outcomes: Mapping[str, float]) -> float:
+def _bonus_return(natural_win: int, natural_tie: int, by: list[int], d: int) -> float:
     """A natural win pays 1:1, a natural tie is returned, a non-natural win by 4..9 pays
     :data:`BONUS_PAYS`; everything else loses."""
-    back = 2 * outcomes["natural_win"] + outcomes["natural_tie"]
+    back = 2 * natural_win + natural_tie
     for margin, pays in BONUS_PAYS.items():
-        back += (pays + 1) * outcomes[f"win_by_{margin}"]
-    return back
+        back += (pays + 1) * by[margin - 1]
+    return back / d
 
 
 def cards_left_by_rank(cards_left: Sequence[int]) -> dict[str, int]:
     """Counts left per rank (``A``, ``2`` .. ``10``, ``J``, ``Q``, ``K``)."""
-    return {rank: int(sum(cards_left[4 * i : 4 * i + 4])) for i, rank in enumerate(RANKS)}
+    return {rank: int(count) for rank, count in zip(RANKS, _rank_counts(cards_left), strict=True)}
 
 
 def known_cards_left(scorecard: Scorecard) -> tuple[int, ...] | None:
@@ -331,10 +308,11 @@ def _fresh_shoe_odds(decks: int, variant: str) -> dict[str, Any]:
 
 
 def _odds_answer(left: Sequence[int], variant: str, *, known: bool) -> dict[str, Any]:
+    counts, ranks = _checked(left, variant)
     return {
         "composition_known": known,
-        "cards_left": {"total": sum(left), "by_rank": cards_left_by_rank(left)},
-        **odds(left, variant).as_dict(),
+        "cards_left": {"total": sum(counts), "by_rank": dict(zip(RANKS, ranks, strict=True))},
+        **_odds_of(counts, ranks, variant).as_dict(),
     }
 
 

@@ -19,15 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import compress, count
+from struct import Struct
 
 from roads.cards import CARDS, Card, dealt_order
 from roads.round import RESULTS, Round
-from roads.state import Reader, StateError, Writer
+from roads.state import Reader, StateError
 
 VOID = 32
 HAS_CARDS = 64
 TIE = RESULTS.index("T")
 _UNKNOWN_TOTAL = 15
+_SIZES = Struct("<HH")  # rounds, bytes of cards
 _RESULT_CODE = {result: code for code, result in enumerate(RESULTS)}
 # Translation tables from a flags byte to 1 or 0, so selections run over all flags at once.
 _PLAYED = bytes(int(not flags & VOID) for flags in range(256))
@@ -120,7 +122,7 @@ class RoundLog:
 
     def all_with_cards(self) -> bool:
         """Whether every round was reported with its cards (true of an empty log)."""
-        return all(flags & HAS_CARDS for flags in self.flags())
+        return 0 not in self.flags().translate(_WITH_CARDS)
 
     def cards_used(self, rounds: int | None = None) -> int:
         """The fewest cards the first ``rounds`` rounds (all by default) can have taken from the
@@ -194,7 +196,9 @@ class RoundLog:
         other._starts = None if self._starts is None else list(self._starts)
         return other
 
-    def write(self, writer: Writer) -> None:
+    def to_bytes(self) -> bytes:
+        """The rounds' part of the state (see the module docstring): their count, the size of
+        their cards, the headers, the cards."""
         if self._rounds:
             # Keep the encoded form from now on: a log that is saved after every append (the
             # service's) then encodes each round once, not once per save.
@@ -203,14 +207,11 @@ class RoundLog:
             self._rounds = []
             self._starts = None
         headers, cards = self._headers, self._cards
-        writer.u16(len(headers) // 2)
-        writer.u16(len(cards))
-        writer.raw(headers)
-        writer.raw(cards)
+        return b"".join((_SIZES.pack(len(headers) // 2, len(cards)), headers, cards))
 
     @classmethod
     def read(cls, reader: Reader) -> RoundLog:
-        count, size = reader.u16(), reader.u16()
+        count, size = reader.unpack(_SIZES)
         log = cls()
         log._headers = reader.raw(2 * count)
         log._cards = reader.raw(size)

@@ -4,7 +4,8 @@ kept up to date round by round.
 :class:`Scorecard` takes rounds one at a time with :meth:`Scorecard.add` in amortized O(1) per
 round (nothing already placed is recomputed), or a whole shoe with :meth:`Scorecard.from_rounds`;
 both give identical state. Correcting or voiding an earlier round rebuilds from the rounds, which
-is rare. :meth:`Scorecard.as_dict` is the canonical JSON shape the service serves unchanged, and
+is rare. :meth:`Scorecard.as_dict` is the canonical JSON shape the service serves unchanged, kept
+as rounds are added once asked for (:mod:`roads.scorejson`, :mod:`roads.document`), and
 :meth:`Scorecard.to_bytes` / :meth:`Scorecard.from_bytes` keep the state between requests.
 """
 
@@ -14,22 +15,22 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from roads import scoreparts, snapshot
-from roads.beadplate import bead_plate
-from roads.columns import runs_of
 from roads.composition import Composition
 from roads.derived import DerivedRoad
+from roads.document import KeptDocument, ends_of
 from roads.errors import ShoeError
 from roads.goodroads import Known, good_roads_carried, good_roads_of
 from roads.grid import Tail
 from roads.patterns import PATTERNS, Pattern
-from roads.probe import NO_PROBE, Marks, next_cells, probe_dict, probe_marks
+from roads.probe import NO_PROBE, Marks, probe_marks
 from roads.round import Round
+from roads.scorejson import ScorecardJson
 from roads.scoreparts import Parts, as_round
-from roads.shapes import Bead, BigRoadShape, NextCells, Probe, ScorecardShape, Streaks
 from roads.shoe import DEFAULT_DECKS, MAX_ROUNDS
+from roads.smallparts import SmallParts
 
 
-class Scorecard:
+class Scorecard(ScorecardJson):
     """The five roads, the probe, streaks and statistics of one shoe.
 
     ``tail`` picks the dragon-tail convention of every grid (``"stay"`` by default, see
@@ -38,7 +39,7 @@ class Scorecard:
     """
 
     __slots__ = ("_bead", "_composition", "_good", "_log", "_probe", "_stats")
-    __slots__ += ("big_road", "derived", "tail")
+    __slots__ += ("_kept", "_small", "big_road", "derived", "tail")
 
     def __init__(self, *, tail: Tail = "stay", decks: int = DEFAULT_DECKS) -> None:
         self._take(scoreparts.empty(tail, decks), [], NO_PROBE)
@@ -57,20 +58,23 @@ class Scorecard:
             raise ShoeError(f"a shoe has at most {MAX_ROUNDS} rounds")
         if round.player_cards:
             self._composition.deal(round.player_cards + round.banker_cards)
+        kept, self._small = self._kept, None
+        ends = None if kept is None else ends_of(self.big_road, self.derived, len(self._bead))
         self._log.append(round)
         if round.void:
             self._stats.void += 1
-            return
-        self._bead.append(index)
-        self._stats.count(round)
-        position = self.big_road.add(round.result, index)
-        if position is None:
-            return
-        lengths = self.big_road.columns.lengths
-        column, row = position
-        for road in self.derived:
-            road.add(lengths, column, row)
-        self._probe = probe_marks(self.big_road, self.derived)
+        else:
+            self._bead.append(index)
+            self._stats.count(round)
+            position = self.big_road.add(round.result, index)
+            if position is not None:  # not a tie
+                lengths = self.big_road.columns.lengths
+                column, row = position
+                for road in self.derived:
+                    road.add(lengths, column, row)
+                self._probe = probe_marks(self.big_road, self.derived)
+        if kept is not None and ends is not None:  # the document grows by what the round added
+            kept.grow(ends, self.big_road, self.derived, len(self._bead), index + 1, round)
 
     @classmethod
     def from_rounds(
@@ -109,7 +113,8 @@ class Scorecard:
 
     def copy(self) -> Scorecard:
         other = Scorecard._assemble(self._parts().copy(), list(self._bead), self._probe)
-        other._good = self._good
+        other._good, other._small = self._good, self._small  # values: shared
+        other._kept = None if self._kept is None else self._kept.copy()
         return other
 
     def _parts(self) -> Parts:
@@ -131,6 +136,8 @@ class Scorecard:
         self._bead, self._probe = bead, probe  # _bead: the rounds that entered the roads
         # The built-in Good Roads as last asked (see roads.goodroads.good_roads_carried).
         self._good: Known | None = None
+        self._small: SmallParts | None = None  # this state's, once asked
+        self._kept: KeptDocument | None = None  # the document, once asked; then kept current
 
     def _index(self, number: int) -> int:
         if isinstance(number, bool) or not isinstance(number, int):
@@ -201,18 +208,6 @@ class Scorecard:
                 return road
         raise KeyError(name)
 
-    def probe(self) -> Probe:
-        """Ask Banker / Ask Player: the mark each derived road would get if the next result were
-        ``"B"`` or ``"P"`` (``None`` where that road would not have started yet)."""
-        return probe_dict(self.derived, self._probe)
-
-    def next_cells(self) -> NextCells:
-        """Ask Banker / Ask Player as cells: the grid cell ``[col, row]`` each road's next mark
-        would take were the next result Banker (``"B"``) or Player (``"P"``); ``None`` where a
-        derived road would get no mark. A client draws the :meth:`probe` marks there, and never
-        works out where a result goes (see :func:`roads.probe.next_cells`)."""
-        return next_cells(self.big_road, self.derived, len(self._bead), self._probe)
-
     def good_roads(self, patterns: Sequence[Pattern] = PATTERNS) -> list[dict[str, Any]]:
         """The Good Roads the Big Road matches now (see :mod:`roads.patterns`), each with the
         round from which it has held without a break."""
@@ -221,36 +216,6 @@ class Scorecard:
             return good_roads_of(columns.sides, columns.lengths, cells, patterns)
         found, self._good = good_roads_carried(self._good, columns.sides, columns.lengths, cells)
         return found
-
-    def streaks(self) -> Streaks:
-        """Current and longest run of the Big Road (side B/P) and each derived road (red/blue)."""
-        named = [("big_road", self.big_road.columns)]
-        return runs_of(named + [(road.name, road.columns) for road in self.derived])
-
-    def stats(self) -> dict[str, Any]:
-        """Shoe statistics (see :mod:`roads.stats`)."""
-        return self._stats.as_dict(self.big_road.columns)
-
-    def bead_plate(self) -> list[Bead]:
-        """Every played round in order, 6 rows, column-major (see :mod:`roads.beadplate`)."""
-        return bead_plate(self._log.rounds(), self._bead)
-
-    def big_road_dict(self) -> BigRoadShape:
-        """``{"leading_ties", "columns": [[cell, ...], ...]}`` with each cell's grid position."""
-        return self.big_road.as_dict(self._log.rounds())
-
-    def as_dict(self) -> ScorecardShape:
-        """The canonical JSON-ready shape of the whole scorecard (see :mod:`roads.shapes`)."""
-        return {  # type: ignore[return-value, misc]
-            "rounds": len(self._bead),
-            "bead_plate": self.bead_plate(),
-            "big_road": self.big_road_dict(),
-            **{road.name: road.as_dict() for road in self.derived},
-            "probe": self.probe(),
-            "next_cells": self.next_cells(),
-            "streaks": self.streaks(),
-            "stats": self.stats(),
-        }
 
     # -- state ------------------------------------------------------------------------------
 

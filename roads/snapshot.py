@@ -5,6 +5,8 @@ each Big Road cell's round) is not stored."""
 
 from __future__ import annotations
 
+from operator import attrgetter
+from struct import Struct
 from typing import Any
 
 from roads.bigroad import BigRoad
@@ -13,26 +15,32 @@ from roads.derived import DERIVED_ROADS, DerivedRoad
 from roads.roundlog import RoundLog
 from roads.scoreparts import Parts
 from roads.shoe import DECK_CARDS
-from roads.state import FORMAT_VERSION, MAGIC, TAILS, Reader, StateError, Writer
-from roads.stats import ShoeStats
+from roads.state import FORMAT_VERSION, MAGIC, TAILS, Reader, StateError
+from roads.stats import COUNTED, ShoeStats
+
+_HEADER = Struct("<2sBBB")  # magic, format version, tail, decks
+# The statistics counters as ShoeStats.counters() gives them, read at once.
+_STATS_NAMES = (*COUNTED, "void")
+_COUNTERS = attrgetter(*_STATS_NAMES)
+_STATS = Struct(f"<{len(_STATS_NAMES) + 1}H")  # their count, then each
+_COUNTS = Struct(f"<{len(_STATS_NAMES)}H")
 
 
 def dump(*parts: Any) -> bytes:
     """The bytes of the parts, given in the order of :class:`Parts` (not made into one: this is
-    every write's path)."""
+    every write's path). The rounds and the roads keep their bytes as they grow: this joins
+    them, and encodes afresh only the few fixed-size parts."""
     tail, decks, log, composition, stats, big_road, derived = parts
-    writer = Writer()
-    writer.raw(MAGIC)
-    writer.u8(FORMAT_VERSION)
-    writer.u8(TAILS.index(tail))
-    writer.u8(decks)
-    log.write(writer)
-    writer.raw(composition.to_bytes())
-    writer.u16s(list(stats.counters()))
-    big_road.write(writer)
-    for road in derived:
-        road.write(writer)
-    return bytes(writer.buf)
+    return b"".join(
+        (
+            _HEADER.pack(MAGIC, FORMAT_VERSION, TAILS.index(tail), decks),
+            log.to_bytes(),
+            composition.to_bytes(),
+            _STATS.pack(len(_STATS_NAMES), *_COUNTERS(stats)),
+            big_road.to_bytes(),
+            *[road.to_bytes() for road in derived],
+        )
+    )
 
 
 def load(data: bytes) -> Parts:
@@ -46,17 +54,17 @@ def load(data: bytes) -> Parts:
 
 
 def _read(reader: Reader) -> Parts:
-    if reader.raw(2) != MAGIC or reader.u8() != FORMAT_VERSION:
+    magic, version, tail_code, decks = reader.unpack(_HEADER)
+    if magic != MAGIC or version != FORMAT_VERSION:
         raise StateError("not a scorecard state of this format version")
-    tail = TAILS[reader.u8()]
-    decks = reader.u8()
+    tail = TAILS[tail_code]
     log = RoundLog.read(reader)
     composition = Composition(decks, reader.raw(DECK_CARDS))
-    stats = ShoeStats.from_counters(tuple(reader.u16s()))
+    if reader.u16() != len(_STATS_NAMES):
+        raise StateError("scorecard state holds statistics of another kind")
+    stats = ShoeStats.from_counters(reader.unpack(_COUNTS))
     big_road = BigRoad.read(reader, tail, log.cells())
-    derived = tuple(DerivedRoad(name, k, tail) for name, k in DERIVED_ROADS)
-    for road in derived:
-        road.read(reader)
+    derived = tuple(DerivedRoad.read(reader, name, k, tail) for name, k in DERIVED_ROADS)
     if reader.pos != len(reader.data):
         raise StateError("scorecard state has trailing bytes")
     return Parts(tail, decks, log, composition, stats, big_road, derived)

@@ -106,20 +106,54 @@ class ShoeStats:
         """Counts, percentages, the longest Banker and Player streaks and the number of dragons."""
         played = self.played
         counts = {name: getattr(self, name) for name in COUNTED}
-        percentages = {
-            name: round(100 * count / played, 2) if played else 0.0
-            for name, count in counts.items()
-        }
-        longest = {"B": 0, "P": 0}
-        dragons = 0
-        for side, length in zip(big_road.sides, big_road.lengths, strict=True):
-            longest[side] = max(longest[side], length)
-            dragons += length >= DRAGON_LENGTH
+        percentages = {name: _percentage(count, played) for name, count in counts.items()}
+        banker, player, dragons = runs_of_big_road(big_road)
         return {
             "rounds": played,
             "void_rounds": self.void,
             "counts": counts,
             "percentages": percentages,
-            "longest_streak": {"banker": longest["B"], "player": longest["P"]},
+            "longest_streak": {"banker": banker, "player": player},
             "dragons": dragons,
         }
+
+    def values(self, big_road: Columns) -> tuple[Any, ...]:
+        """The leaves of :meth:`as_dict` in its order, flat: rounds, void rounds, each count,
+        each percentage, the longest Banker and Player streaks, the dragons."""
+        played = self.played
+        counts = (self.banker, self.player, self.tie, self.player_pair, self.banker_pair)
+        counts += (self.natural, self.banker_six)
+        if played <= _KEPT_UP_TO:
+            percentages = map(_percentages(played).__getitem__, counts)
+        else:
+            percentages = map(_percentage, counts, [played] * len(counts))
+        return (played, self.void, *counts, *percentages, *runs_of_big_road(big_road))
+
+
+def _percentage(count: int, played: int) -> float:
+    return round(100 * count / played, 2) if played else 0.0
+
+
+# _PERCENTAGES[played][count]: _percentage, made once per number of rounds played (up to
+# _KEPT_UP_TO, well past a real shoe's rounds: the table grows with its square).
+_PERCENTAGES: dict[int, tuple[float, ...]] = {}
+_KEPT_UP_TO = 160
+
+
+def _percentages(played: int) -> tuple[float, ...]:
+    found = _PERCENTAGES.get(played)
+    if found is None:
+        found = tuple([_percentage(count, played) for count in range(played + 1)])
+        _PERCENTAGES[played] = found
+    return found
+
+
+def runs_of_big_road(big_road: Columns) -> tuple[int, int, int]:
+    """The longest Banker and Player streaks and the number of dragons of the Big Road. Its
+    columns alternate sides, so each side's columns are every other one (read at C speed)."""
+    lengths = big_road.lengths
+    if not lengths:
+        return 0, 0, 0
+    first, second = max(lengths[0::2]), max(lengths[1::2], default=0)
+    dragons = len(lengths) - sum(map(DRAGON_LENGTH.__gt__, lengths))
+    return (first, second, dragons) if big_road.sides[0] == "B" else (second, first, dragons)

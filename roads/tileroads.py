@@ -15,12 +15,19 @@ The Big Road adds, where there are any, ``lead``: the ties before its first cell
 first cell while ``from`` is 0), and ``extras``: ``[col, row, ties, pairs]`` for each shown cell
 with ties after it or a pair (``pairs``: 1 a Banker pair, 2 a Player pair, 3 both), by column
 then row.
+
+Under the default ``tail="stay"`` a tile is read off what each road's layout keeps as its marks
+are placed (:class:`roads.gridspans.ColumnSpans`): the cost of a tile is that of its newest
+columns, not of the shoe. Under ``tail="drop"`` every cell of the road is placed again.
 """
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import or_
 from typing import Any
 
+from roads.columns import Columns
 from roads.grid import ROWS, GridLayout, Tail
 from roads.scorecard import Scorecard
 
@@ -35,9 +42,6 @@ def first_shown(last: int) -> int:
     return max(0, last + 1 - TILE_COLUMNS)
 
 
-Column = tuple[int, int, int, str, int]  # start, depth, end, letter, index of its first cell
-
-
 def columns_text(cells: list[tuple[int, int, str]], first: int, last: int) -> str:
     """The ``cols`` form of ``cells`` (``(col, row, letter)``, columns ``first`` to ``last``)."""
     grid = [["."] * ROWS for _ in range(first, last + 1)]
@@ -46,44 +50,42 @@ def columns_text(cells: list[tuple[int, int, str]], first: int, last: int) -> st
     return ",".join("".join(rows).rstrip(".") for rows in grid)
 
 
-def shown_cells(columns: list[Column], first: int) -> list[tuple[int, int, str, int]]:
-    """The cells of ``columns`` from grid column ``first`` on, as ``(col, row, letter, index)``
-    (``index``: the cell's place among the road's cells, in order)."""
-    cells = []
-    for start, depth, end, letter, index in columns:
-        if end < first:
-            continue
-        for row in range(depth):
-            if start >= first:
-                cells.append((start, row, letter, index + row))
-        for col in range(max(start + 1, first), end + 1):
-            cells.append((col, depth - 1, letter, index + depth + col - start - 1))
-    return cells
+class _Texts(dict[int, str]):
+    """The text of one grid column by its picture (:meth:`roads.gridspans.ColumnSpans.picture`),
+    for one pair of letters (the even- and the odd-numbered columns'): made when first seen,
+    729 pictures at most."""
+
+    def __init__(self, letters: tuple[str, str]) -> None:
+        super().__init__()
+        self.letters = letters
+
+    def __missing__(self, picture: int) -> str:
+        even, odd = self.letters
+        rows = [
+            even if picture >> (row + ROWS) & 1 else odd if picture >> row & 1 else "."
+            for row in range(ROWS)
+        ]
+        text = self[picture] = "".join(rows).rstrip(".")
+        return text
 
 
-def placed_columns(lengths: list[int], sides: list[str]) -> list[Column]:
-    """Where each column of a road goes on the grid under ``tail="stay"``: ``(start, depth, end,
-    letter, index)`` (see :meth:`roads.grid.GridLayout.place_columns`; ``index``: the place of
-    its first cell among the road's cells). Placing columns is cheap; making every cell is not,
-    and a tile needs the cells of its newest columns only (which is what makes it cheap enough
-    to build at every write)."""
-    spans: list[tuple[int, int, int]] = []
-    GridLayout("stay").place_columns(lengths, spans=spans)
-    index, columns = 0, []
-    for (start, depth, end), side, length in zip(spans, sides, lengths, strict=True):
-        columns.append((start, depth, end, LETTERS[side], index))
-        index += length
-    return columns
+_TEXTS: dict[tuple[str, str], _Texts] = {}
+
+
+def picture_text(pictures: list[int], letters: tuple[str, str]) -> str:
+    """The ``cols`` form of grid columns of these pictures, ``letters`` the even- and the
+    odd-numbered columns' (:meth:`roads.gridspans.ColumnSpans.picture`)."""
+    texts = _TEXTS.get(letters)
+    if texts is None:
+        texts = _TEXTS[letters] = _Texts(letters)
+    return ",".join(map(texts.__getitem__, pictures))
 
 
 def shown(lengths: list[int], sides: list[str], tail: Tail) -> list[tuple[int, int, str, int]]:
-    """The cells a tile shows of a road of these columns, as ``(col, row, letter, index)``. A
-    dropping tail is not one row: its road's cells are all made."""
+    """The cells a tile shows of a road of these columns, every one placed again, as ``(col,
+    row, letter, index)``."""
     if not lengths:
         return []
-    if tail == "stay":
-        columns = placed_columns(lengths, sides)
-        return shown_cells(columns, first_shown(max(column[2] for column in columns)))
     positions: list[tuple[int, int]] = []
     GridLayout(tail).place_columns(lengths, positions)
     every = "".join(LETTERS[side] * length for side, length in zip(sides, lengths, strict=True))
@@ -101,44 +103,88 @@ def _road(cells: list[tuple[int, int, str, int]]) -> TileRoad:
     return {"from": first, "cols": text}
 
 
-def derived_road(lengths: list[int], sides: list[str], tail: Tail) -> TileRoad:
-    """A derived road as a tile draws it: under ``tail="stay"`` written straight from where its
-    columns go, without making its cells."""
-    if tail != "stay" or not lengths:
-        return _road(shown(lengths, sides, tail))
-    columns = placed_columns(lengths, sides)
-    last = max(column[2] for column in columns)
-    first = first_shown(last)
-    grid = [["."] * ROWS for _ in range(first, last + 1)]
-    for start, depth, end, letter, _ in columns:
-        if end < first:
-            continue
+def _letters(columns: Columns) -> tuple[str, str]:
+    """The letters of a road's even- and odd-numbered columns (its columns alternate)."""
+    sides = columns.sides
+    return LETTERS[sides[0]], LETTERS[sides[1]] if len(sides) > 1 else "."
+
+
+def kept_road(layout: GridLayout, columns: Columns) -> TileRoad:
+    """A road as a tile draws it, from its layout's kept picture (``tail="stay"``)."""
+    kept = layout.kept_spans(columns.lengths, TILE_COLUMNS)
+    if kept.last < 0:
+        return {"from": 0, "cols": ""}
+    first = first_shown(kept.last)
+    return {"from": first, "cols": picture_text(kept.picture(first, kept.last), _letters(columns))}
+
+
+def kept_extras(card: Scorecard) -> list[list[int]]:
+    """The Big Road's ``extras`` (``tail="stay"``), from its layout's kept spans: only the cells
+    of the columns with a cell in the tile are read."""
+    big_road = card.big_road
+    _, first, spans = big_road.layout.kept_spans(big_road.columns.lengths, TILE_COLUMNS).shown(
+        TILE_COLUMNS
+    )
+    every_pairs, rounds, ties = card.pairs(), big_road.cell_rounds, big_road.ties
+    # The cells shown: those of the columns that start in the tile, consecutive to the last
+    # cell, and before them the cells of earlier tails from the tile's first grid column on
+    # (a tail's cell ``depth - 1 + first - start``).
+    ranges = []
+    for _, (start, depth, end, index) in spans:
         if start >= first:
-            grid[start - first][:depth] = letter * depth
-        for col in range(max(start + 1, first), end + 1):
-            grid[col - first][depth - 1] = letter
-    return {"from": first, "cols": ",".join("".join(rows).rstrip(".") for rows in grid)}
+            ranges.append(range(index, len(ties)))
+            break
+        ranges.append(range(index + depth - 1 + first - start, index + depth + end - start))
+    extras = []
+    at, count = 0, len(spans)  # the span of the cell in hand (marked cells come in order)
+    for cells in ranges:
+        # Most cells have neither ties nor a pair: find those that do without a Python step.
+        pairs = map(every_pairs.__getitem__, rounds[cells.start : cells.stop])
+        for cell in compress(cells, map(or_, ties[cells.start : cells.stop], pairs)):
+            while at + 1 < count and spans[at + 1][1][3] <= cell:
+                at += 1
+            start, depth, _, index = spans[at][1]
+            tied, pair, step = ties[cell], every_pairs[rounds[cell]], cell - index
+            if step < depth:
+                extras.append([start, step, tied, pair])
+            else:
+                extras.append([start + step - depth + 1, depth - 1, tied, pair])
+    return extras
+
+
+def road_of(layout: GridLayout, columns: Columns) -> TileRoad:
+    """A road as a tile draws it, whatever its tail."""
+    if layout.tail == "stay":
+        return kept_road(layout, columns)
+    return _road(shown(columns.lengths, columns.sides, layout.tail))
 
 
 def tile_roads(card: Scorecard) -> dict[str, TileRoad]:
     """Each lobby road of ``card`` as a tile draws it (the module doc)."""
     big_road = card.big_road
-    columns = big_road.columns
-    cells = shown(columns.lengths, columns.sides, big_road.layout.tail)
-    road = _road(cells)
-    every_pairs = card.pairs()
-    extras = []
-    for col, row, _, index in cells:
-        pairs = every_pairs[big_road.cell_rounds[index]]
-        ties = big_road.ties[index]
-        if ties or pairs:
-            extras.append([col, row, ties, pairs])
+    columns, layout = big_road.columns, big_road.layout
+    road = road_of(layout, columns)
+    if layout.tail == "stay":
+        extras = kept_extras(card)
+    else:
+        extras = _extras(card, shown(columns.lengths, columns.sides, layout.tail))
     if extras:
         road["extras"] = sorted(extras)
     if big_road.leading_ties:
         road["lead"] = big_road.leading_ties
     every = {"big_road": road}
     for derived in card.derived:
-        lengths, sides = derived.columns.lengths, derived.columns.sides
-        every[derived.name] = derived_road(lengths, sides, derived.layout.tail)
+        every[derived.name] = road_of(derived.layout, derived.columns)
     return every
+
+
+def _extras(card: Scorecard, cells: list[tuple[int, int, str, int]]) -> list[list[int]]:
+    """The Big Road's ``extras`` among these shown cells (``(col, row, letter, index)``)."""
+    big_road, every_pairs = card.big_road, card.pairs()
+    extras = []
+    for col, row, _, index in cells:
+        pairs = every_pairs[big_road.cell_rounds[index]]
+        ties = big_road.ties[index]
+        if ties or pairs:
+            extras.append([col, row, ties, pairs])
+    return extras

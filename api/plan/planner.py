@@ -81,7 +81,7 @@ def plan_append(
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
     change = Change("round", table, shoe, number, round, base.version + 1, scorecard, tails=tails)
-    streaks = tails.small["streaks"] if tails else None
+    streaks = tails.small.streaks_dict() if tails else None
     return _plan(change, base.head, base.variant, streaks, watch, figures=figures)
 
 

@@ -9,12 +9,15 @@ import pytest
 from hypothesis import given, settings
 
 import api.plan.planner
+from api.codecs.feedevents import encode_patch
 from api.codecs.lobbyupdate import LobbyUpdate
 from api.plan.plan import Base
 from api.plan.planner import plan_append, plan_rewrite
-from api.plan.roadevents import document
+from api.plan.roadevents import document, next_version
 from roads import RoadsError, Round, Scorecard
+from roads.delta import diff, replace_all
 from roads.shoe import ShoeHead
+from tests.roads.reference_document import reference_document
 from tests.strategies import dealt_shoes
 
 
@@ -82,3 +85,23 @@ def test_a_consumer_adds_its_events_to_every_plan_with_one_function(monkeypatch)
     plan = planned([Round("P")])[0]
     assert [kind for kind, _, _ in plan.events] == ["shoe", "round", "watch"]
     assert [kind for kind, _, _ in plan.lobby.events] == ["shoe", "round", "watch"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(dealt_shoes(max_voids=3))
+def test_each_round_s_event_is_the_one_built_from_the_documents_built_whole(rounds):
+    """The patch JSON of every round event equals, byte for byte, the one made from the diff of
+    the two documents built whole (the former way; the odds are the event's own)."""
+    reference = None
+    for number, plan in enumerate(planned(rounds), start=1):
+        batch = Scorecard.from_rounds(rounds[:number])
+        after = {"table": "t1", "shoe": "s1", "version": number, **reference_document(batch)}
+        kind, _, patch = plan.events[-1]
+        odds = json.loads(patch).get("odds")
+        if reference is None:
+            expected = encode_patch(None, replace_all(after), odds)
+        else:
+            # the diff starts with the version, which next_version puts first itself
+            expected = next_version(number, diff(reference, after)[1:], odds)
+        assert (kind, patch) == ("round", expected)
+        reference = after

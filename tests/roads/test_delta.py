@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from roads import Round, Scorecard
 from roads.delta import Tails, diff, replace_all, round_patch
 from roads.simulator import deal_shoe
+from tests.roads.reference_document import reference_document, text
 
 
 def canonical(document) -> str:
@@ -124,7 +125,7 @@ rounds = st.one_of(
         st.sampled_from("BPT"),
         player_pair=st.booleans(),
         banker_pair=st.booleans(),
-        natural=st.just(False),
+        natural=st.booleans(),
     ),
 )
 
@@ -151,3 +152,55 @@ def test_a_rounds_patch_of_a_simulated_shoe_rebuilds_it_resumed_from_its_state()
         card.add(round)
         held = applied(held, round_patch(before, card, round))
     assert canonical(held) == canonical(card.as_dict())
+
+
+# The patch of a round as it was made before it was built from the round's growth: the diff of
+# the two documents built whole (tests.roads.reference_document). Same operations, same order,
+# same values and types: the same JSON text.
+shoe_steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("add"), rounds),
+        st.tuples(st.just("add"), rounds),
+        st.tuples(st.just("add"), rounds),
+        st.tuples(st.just("read"), st.none()),
+        st.tuples(st.just("reload"), st.none()),
+        st.tuples(st.just("void"), st.integers(1, 60)),
+        st.tuples(st.just("replace"), st.integers(1, 60), rounds),
+    ),
+    max_size=120,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(shoe_steps, st.sampled_from(["stay", "drop"]))
+def test_a_rounds_patch_is_the_diff_of_the_documents_built_whole(steps, tail):
+    card = Scorecard(tail=tail)
+    for step in steps:
+        if step[0] == "add":
+            reference = reference_document(card)
+            before = Tails.of(card)
+            card.add(step[1])
+            patch = round_patch(before, card, step[1])
+            assert text(patch) == text(diff(reference, reference_document(card)))
+        elif step[0] == "read":
+            card.as_dict()  # the document kept from now on: the patch reuses its growth
+        elif step[0] == "reload":
+            card = Scorecard.from_bytes(card.to_bytes())
+        elif step[1] > card.reported:
+            continue
+        elif step[0] == "void":
+            card.void(step[1])
+        else:
+            card.replace(step[1], step[2])
+
+
+def test_a_simulated_shoe_s_patches_are_the_diffs_of_its_documents_built_whole():
+    for seed in (5, 6):
+        card = Scorecard()
+        card.as_dict()
+        for round in deal_shoe(seed):
+            reference = reference_document(card)
+            before = Tails.of(card)
+            card.add(round)
+            expected = diff(reference, reference_document(card))
+            assert text(round_patch(before, card, round)) == text(expected)

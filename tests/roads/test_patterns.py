@@ -3,14 +3,15 @@
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roads import PATTERNS, PROFILES, PatternError, Scorecard, parse_expression
+from roads import PATTERNS, PROFILES, PatternError, Round, Scorecard, parse_expression
 from roads.expressions import EXPRESSION_SYNTAX, MAX_TERMS
-from roads.goodroads import matching, since
+from roads.goodroads import good_roads_of, matching, since
 from roads.patterns import PATTERNS_BY_ID, Thresholds, build_patterns
-from tests.strategies import results
+from roads.patternstates import BUILT_IN, group_of
+from tests.strategies import dealt_shoes, results
 
 
 def columns_of(results: str) -> tuple[list[str], list[int]]:
@@ -236,3 +237,76 @@ def test_scorecard_good_roads_report_the_round_they_hold_from():
     ]
     assert scorecard.good_roads([parse_expression("X1 Y2")]) == []
     assert Scorecard().good_roads() == []
+
+
+# -- the built-in patterns matched by state (roads.patternstates) -------------------------------
+
+# The same patterns in a tuple of their own: matched by each pattern's own test, as a player's
+# patterns are (the reference for the states).
+TESTED = tuple(PATTERNS)
+LONG_RUNS = st.lists(st.tuples(st.sampled_from("BP"), st.integers(1, 9)), max_size=30).map(
+    lambda runs: "".join(side * length for side, length in runs)
+)
+
+
+def reference(card: Scorecard) -> list[dict]:
+    columns, cells = card.big_road.columns, card.big_road.cell_rounds
+    return good_roads_of(columns.sides, columns.lengths, cells, TESTED)
+
+
+@given(st.one_of(results, LONG_RUNS))
+def test_the_states_match_what_each_pattern_tests(results):
+    sides, lengths = columns_of(results)
+    for count in range(len(lengths) + 1):
+        prefix = sides[:count], lengths[:count]
+        assert matching(*prefix) == [p for p in PATTERNS if p.test(*prefix)]
+        assert matching(*prefix, TESTED) == matching(*prefix)
+
+
+@settings(max_examples=60, deadline=None)  # a scorecard read after every round
+@given(dealt_shoes(), st.data())
+def test_the_good_roads_asked_after_every_round_equal_them_from_scratch(rounds, data):
+    card = Scorecard()
+    for round in rounds[: data.draw(st.integers(0, len(rounds)))]:
+        card.add(round)
+        assert card.good_roads() == reference(card)
+        assert card.good_roads() == reference(card)  # asked again, no new cell
+
+
+@settings(max_examples=60, deadline=None)  # a scorecard read after every round
+@given(st.one_of(results, LONG_RUNS))
+def test_the_good_roads_of_long_runs_equal_them_from_scratch(results):
+    card = Scorecard()
+    for result in results:
+        card.add(result)
+        assert card.good_roads() == reference(card)
+    columns, cells = card.big_road.columns, card.big_road.cell_rounds
+    assert good_roads_of(columns.sides, columns.lengths, cells) == reference(card)
+
+
+@settings(max_examples=60, deadline=None)  # a scorecard read after every round
+@given(dealt_shoes(), st.data())
+def test_a_copy_a_restored_and_a_rebuilt_card_keep_their_good_roads(rounds, data):
+    cut = data.draw(st.integers(0, len(rounds)))
+    card = Scorecard.from_rounds(rounds[:cut])
+    assert card.good_roads() == reference(card)
+    restored, copied = Scorecard.from_bytes(card.to_bytes()), card.copy()
+    for round in rounds[cut : cut + 6]:
+        for each in (card, restored, copied):
+            each.add(round)
+            assert each.good_roads() == reference(each)
+    if len(card.rounds):
+        number = data.draw(st.integers(1, len(card.rounds)))
+        restored.void(number)
+        assert restored.good_roads() == reference(restored)
+        copied.replace(number, Round.from_result(data.draw(st.sampled_from("BPT"))))
+        assert copied.good_roads() == reference(copied)
+        for round in rounds[cut + 6 : cut + 9]:
+            copied.add(round)
+            assert copied.good_roads() == reference(copied)
+
+
+def test_each_built_in_pattern_is_matched_by_state():
+    """Every built-in pattern's reach fits a state: none is tested on the road each time."""
+    assert all(group_of(pattern.reach) is not None for pattern in PATTERNS)
+    assert BUILT_IN.patterns == PATTERNS

@@ -1,0 +1,261 @@
+"""A shoe's roads document (:meth:`roads.Scorecard.as_dict`) kept as rounds are added, and what a
+round adds to it.
+
+Every list of the document grows at its end (:mod:`roads.delta`): a round adds at most a bead, a
+Big Road cell or a tie on the latest one, and a mark to each derived road. :func:`growth_of`
+reads what the round added off the roads' ends before it (:class:`Ends`, taken in O(1)) and the
+roads after it; :meth:`Growth.ops` is that as the round's JSON Patch operations on the document's
+lists (the start of :func:`roads.delta.round_patch`), and :meth:`KeptDocument.advance` applies
+the same growth to the kept lists. So the document after each round costs O(change), not
+O(shoe); it is built whole once, when first asked for after the scorecard was built or read.
+
+Sharing (the aliasing rule). A document handed out (:meth:`KeptDocument.as_dict`) shares its lists
+and dicts with the kept one; later rounds never change it: the kept lists are copied before they
+next grow when a document was handed out since (:meth:`KeptDocument.advance`), and a cell or
+mark once made is never changed in place (a tie replaces its cell with a new one). The caller
+may read and keep the document, not change it in place (nor apply a patch to it in place): that
+would change the scorecard's kept document too. Take a ``copy.deepcopy`` to edit one. A round's
+patch shares nothing with the kept document (that takes copies of what the round added), so a
+client may apply it in place to a document of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from roads.beadplate import bead_of
+
+if TYPE_CHECKING:
+    from roads.bigroad import BigRoad
+    from roads.derived import DerivedRoad
+    from roads.round import Round
+    from roads.shapes import Bead, BigRoadShape, DerivedRoadShape
+
+Operation = dict[str, Any]
+# A scorecard's ends: beads, the Big Road's columns, its last column's length, the ties on its
+# last cell, its leading ties, and each derived road's columns and last column's length.
+Ends = tuple[int, int, int, int, int, tuple[tuple[int, int], ...]]
+
+
+def ends_of(big_road: BigRoad, derived: tuple[DerivedRoad, ...], beads: int) -> Ends:
+    """How far each growing list of the document reaches (O(1))."""
+    lengths = big_road.columns.lengths
+    return (
+        beads,
+        len(lengths),
+        lengths[-1] if lengths else 0,
+        big_road.ties[-1] if big_road.ties else 0,
+        big_road.leading_ties,
+        tuple(_road_end(road) for road in derived),
+    )
+
+
+def _road_end(road: DerivedRoad) -> tuple[int, int]:
+    lengths = road.columns.lengths
+    return len(lengths), lengths[-1] if lengths else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Growth:
+    """What one round added to the document's lists (all empty for a void round): a bead and
+    the new round count; the new leading ties, or the new tie count of the latest cell, or a
+    new Big Road cell (``new_column``: it starts a column); each derived road's new mark, as
+    ``(road index, name, mark, its column, starts a column)``. The kept document takes copies
+    of them (:meth:`KeptDocument.advance`): the round's patch shares nothing with it."""
+
+    bead: Bead | None = None
+    leading_ties: int | None = None
+    tie: tuple[int, int, int] | None = None  # (column, row, ties) of the latest cell
+    cell: dict[str, Any] | None = None
+    column: int = 0  # the cell's column
+    new_column: bool = False
+    marks: tuple[tuple[int, str, dict[str, Any], int, bool], ...] = ()
+    rounds: int = 0  # on the Bead Plate, after the round
+
+    def ops(self) -> list[Operation]:
+        """The round's operations on the document's lists, as :func:`roads.delta.diff` of the
+        two documents orders them (the small parts' come after, :mod:`roads.smallparts`)."""
+        operations: list[Operation] = []
+        if self.bead is not None:
+            operations.append({"op": "replace", "path": "/rounds", "value": self.rounds})
+            operations.append({"op": "add", "path": "/bead_plate/-", "value": self.bead})
+        if self.leading_ties is not None:
+            value = self.leading_ties
+            operations.append({"op": "replace", "path": "/big_road/leading_ties", "value": value})
+        elif self.tie is not None:
+            column, row, ties = self.tie
+            where = f"/big_road/columns/{column}/{row}/ties"
+            operations.append({"op": "replace", "path": where, "value": ties})
+        elif self.cell is not None:
+            operations.append(_grown("/big_road/columns", self.column, self.new_column, self.cell))
+        for _, name, mark, column, new_column in self.marks:
+            operations.append({"op": "add", "path": f"/{name}/marks/-", "value": mark["color"]})
+            operations.append(_grown(f"/{name}/columns", column, new_column, mark))
+        return operations
+
+
+def _grown(path: str, column: int, new_column: bool, item: dict[str, Any]) -> Operation:
+    """The newest item of a road: in a new column, or at the end of the last one."""
+    if new_column:
+        return {"op": "add", "path": f"{path}/-", "value": [item]}
+    return {"op": "add", "path": f"{path}/{column}/-", "value": item}
+
+
+def growth_of(
+    before: Ends,
+    big_road: BigRoad,
+    derived: tuple[DerivedRoad, ...],
+    beads: int,
+    number: int,
+    round: Round,
+) -> Growth:
+    """What ``round`` (round ``number`` of the shoe, void or not) added to a scorecard whose
+    ends were ``before``; ``big_road``, ``derived`` and ``beads`` (rounds on the Bead Plate)
+    are the scorecard's after it."""
+    if beads == before[0]:
+        return _VOID
+    bead = bead_of(number, round, beads - 1)
+    lengths = big_road.columns.lengths
+    if big_road.leading_ties != before[4]:
+        return Growth(bead, leading_ties=big_road.leading_ties, rounds=beads)
+    column = len(lengths) - 1
+    if column + 1 == before[1] and lengths[-1] == before[2]:
+        return Growth(bead, tie=(column, lengths[-1] - 1, big_road.ties[-1]), rounds=beads)
+    col, row = big_road.layout.cursor()[1:3]
+    cell = {
+        "round": big_road.cell_rounds[-1] + 1,
+        "result": round.result,
+        "ties": 0,
+        "col": col,
+        "row": row,
+        "player_pair": round.player_pair,
+        "banker_pair": round.banker_pair,
+        "natural": round.natural,
+    }
+    marks = []
+    for index, (road, end) in enumerate(zip(derived, before[5], strict=True)):
+        road_lengths = road.columns.lengths
+        if (len(road_lengths), road_lengths[-1] if road_lengths else 0) == end:
+            continue
+        col, row = road.layout.cursor()[1:3]
+        mark = {"color": road.columns.sides[-1], "col": col, "row": row}
+        marks.append((index, road.name, mark, len(road_lengths) - 1, len(road_lengths) > end[0]))
+    new_column = len(lengths) > before[1]
+    return Growth(
+        bead, cell=cell, column=column, new_column=new_column, marks=tuple(marks), rounds=beads
+    )
+
+
+_VOID = Growth()
+
+
+class KeptDocument:
+    """The growing lists of a shoe's roads document, kept current round by round (see the
+    module docstring for what a handed-out document shares)."""
+
+    __slots__ = ("_last", "_lent", "beads", "columns", "leading_ties", "road_columns", "road_marks")
+
+    def __init__(
+        self,
+        beads: list[Bead],
+        big_road: BigRoadShape,
+        roads: list[DerivedRoadShape],
+    ) -> None:
+        """Keep a whole document's lists (taken, not copied: the caller lets go of them)."""
+        self.beads = beads
+        self.leading_ties = big_road["leading_ties"]
+        self.columns: list[list[Any]] = big_road["columns"]  # type: ignore[assignment]
+        self.road_marks = [road["marks"] for road in roads]
+        self.road_columns: list[list[list[Any]]] = [road["columns"] for road in roads]  # type: ignore[misc]
+        self._lent = False  # whether a document handed out shares the lists that grow
+        self._last: tuple[Ends, int, Growth] | None = None  # the last growth, and what from
+
+    def grow(
+        self,
+        before: Ends,
+        big_road: BigRoad,
+        derived: tuple[DerivedRoad, ...],
+        beads: int,
+        number: int,
+        round: Round,
+    ) -> None:
+        """Add what round ``number`` added (:func:`growth_of`, whose arguments these are), and
+        keep that growth for the round's patch (:meth:`grown`)."""
+        growth = growth_of(before, big_road, derived, beads, number, round)
+        self.advance(growth)
+        self._last = (before, number, growth)
+
+    def grown(self, before: Ends, number: int) -> Growth | None:
+        """The growth of round ``number`` from ends ``before`` when :meth:`grow` made it last."""
+        last = self._last
+        return last[2] if last is not None and last[:2] == (before, number) else None
+
+    def advance(self, growth: Growth) -> None:
+        """Add what one round added (:func:`growth_of`)."""
+        if growth.bead is None:
+            return
+        if self._lent:
+            self._unshare()
+        # Copies of the growth's items: what the round's patch carries is the patch's alone.
+        self.beads.append(growth.bead.copy())
+        if growth.leading_ties is not None:
+            self.leading_ties = growth.leading_ties
+        elif growth.tie is not None:
+            last = self.columns[-1]
+            last[-1] = {**last[-1], "ties": growth.tie[2]}
+        elif growth.cell is not None:
+            _add(self.columns, growth.new_column, growth.cell.copy())
+        for index, _, mark, _, new_column in growth.marks:
+            self.road_marks[index].append(mark["color"])
+            _add(self.road_columns[index], new_column, mark.copy())
+
+    def _unshare(self) -> None:
+        """Copy the lists that grow in place (every list of columns, and its last column) before
+        growing them: a document handed out keeps the ones it has."""
+        self.beads = list(self.beads)
+        self.columns = _copied(self.columns)
+        self.road_marks = [list(marks) for marks in self.road_marks]
+        self.road_columns = [_copied(columns) for columns in self.road_columns]
+        self._lent = False
+
+    def as_dict(self, names: list[str], small: dict[str, Any]) -> dict[str, Any]:
+        """The document: the kept lists, each derived road under its name (in ``names``' order),
+        and the small parts (:meth:`roads.smallparts.SmallParts.shown`)."""
+        self._lent = True
+        return {
+            "rounds": len(self.beads),
+            "bead_plate": self.beads,
+            "big_road": {"leading_ties": self.leading_ties, "columns": self.columns},
+            **{
+                name: {"marks": marks, "columns": columns}
+                for name, marks, columns in zip(
+                    names, self.road_marks, self.road_columns, strict=True
+                )
+            },
+            **small,
+        }
+
+    def copy(self) -> KeptDocument:
+        """A document kept apart from this one from now on (the two share their lists until
+        either grows, which copies them first)."""
+        other = KeptDocument.__new__(KeptDocument)
+        other.beads, other.columns, other.leading_ties = self.beads, self.columns, self.leading_ties
+        other.road_marks, other.road_columns = self.road_marks, self.road_columns
+        other._lent = self._lent = True
+        other._last = None
+        return other
+
+
+def _add(columns: list[list[Any]], new_column: bool, item: dict[str, Any]) -> None:
+    if new_column:
+        columns.append([item])
+    else:
+        columns[-1].append(item)
+
+
+def _copied(columns: list[list[Any]]) -> list[list[Any]]:
+    copied = list(columns)
+    if copied:
+        copied[-1] = list(copied[-1])
+    return copied
