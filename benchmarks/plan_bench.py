@@ -33,7 +33,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +57,10 @@ PARTS: dict[str, tuple[str, ...]] = {
 # -- the worker: runs in the tree it times --------------------------------------------------
 
 
-def plan_shoes(seeds: list[int]) -> tuple[float, int]:
+def plan_shoes(seeds: Iterable[int], with_figures: bool = True) -> tuple[float, int]:
     """Plan every round of the shoes dealt from ``seeds``, one ``plan_append`` at a time as the
-    writer makes them, with the tile's figures; the seconds spent in ``plan_append`` and the
-    rounds planned."""
+    writer makes them, with the tile's figures (or without); the seconds spent in
+    ``plan_append`` and the rounds planned."""
     from api.plan.plan import Base
     from api.plan.planner import plan_append
     from roads import Scorecard
@@ -68,7 +68,7 @@ def plan_shoes(seeds: list[int]) -> tuple[float, int]:
     from roads.shoe import ShoeHead
     from roads.simulator import deal_shoe
 
-    figures = LobbyFigures(80, 40)
+    figures = LobbyFigures(80, 40) if with_figures else None
     spent, rounds = 0.0, 0
     for seed in seeds:
         scorecard = Scorecard()

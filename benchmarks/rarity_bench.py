@@ -26,11 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api.plan.plan import Base
-from api.plan.planner import plan_append
-from roads import PATTERNS, Scorecard
+from plan_bench import plan_shoes  # benchmarks/, this script's folder
+
+from roads import PATTERNS
 from roads.rarity import LobbyFigures, pattern_chance, run_chance, wilson
-from roads.shoe import ShoeHead
 from roads.simulator import deal_shoe
 
 PLAN_SEED = 5_044_000_000  # the plan's timed shoes count up from here (the model check's: 1e6+)
@@ -83,17 +82,9 @@ def plan_costs(shoes: int, runs: int) -> None:
 
 
 def _plan_shoes(seeds: Iterable[int], figures: LobbyFigures | None) -> float:
-    """Microseconds ``plan_append`` takes a round over the shoes dealt from ``seeds``."""
-    rounds, spent = 0, 0.0
-    for seed in seeds:
-        scorecard = Scorecard()
-        for number, round in enumerate(deal_shoe(seed), start=1):
-            head = ShoeHead("s1", number - 1, "s1" if number > 1 else None)
-            base = Base(head, number - 1, "standard", scorecard)
-            start = time.perf_counter()
-            plan = plan_append("t1", "s1", number, round, base, figures=figures)
-            spent += time.perf_counter() - start
-            scorecard, rounds = plan.scorecard, rounds + 1
+    """Microseconds ``plan_append`` takes a round over the shoes dealt from ``seeds`` (the loop
+    of plan_bench, with the tile's figures or without)."""
+    spent, rounds = plan_shoes(seeds, with_figures=figures is not None)
     return 1e6 * spent / rounds
 
 

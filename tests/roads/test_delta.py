@@ -12,6 +12,7 @@ from roads import Round, Scorecard
 from roads.delta import Tails, diff, replace_all, round_patch
 from roads.simulator import deal_shoe
 from tests.roads.reference_document import reference_document, text
+from tests.strategies import edited, reported_rounds
 
 
 def canonical(document) -> str:
@@ -118,16 +119,7 @@ def test_patches_rebuild_every_version_exactly(steps, tail):
         assert canonical(held) == canonical(served)
 
 
-rounds = st.one_of(
-    st.sampled_from([Round("B"), Round("P"), Round("T"), Round("B").voided()]),
-    st.builds(
-        Round.from_result,
-        st.sampled_from("BPT"),
-        player_pair=st.booleans(),
-        banker_pair=st.booleans(),
-        natural=st.booleans(),
-    ),
-)
+rounds = reported_rounds
 
 
 @settings(max_examples=150, deadline=None)
@@ -184,14 +176,8 @@ def test_a_rounds_patch_is_the_diff_of_the_documents_built_whole(steps, tail):
             assert text(patch) == text(diff(reference, reference_document(card)))
         elif step[0] == "read":
             card.as_dict()  # the document kept from now on: the patch reuses its growth
-        elif step[0] == "reload":
-            card = Scorecard.from_bytes(card.to_bytes())
-        elif step[1] > card.reported:
-            continue
-        elif step[0] == "void":
-            card.void(step[1])
         else:
-            card.replace(step[1], step[2])
+            card = edited(card, step)
 
 
 def test_a_simulated_shoe_s_patches_are_the_diffs_of_its_documents_built_whole():

@@ -13,7 +13,7 @@ from roads import Round, Scorecard
 from roads.delta import Tails, round_patch
 from roads.simulator import deal_shoe
 from tests.roads.reference_document import reference_document, text
-from tests.strategies import tails
+from tests.strategies import edited, reported_rounds, tails
 
 
 def test_a_worked_shoe_s_document_is_the_one_built_whole_after_every_round():
@@ -57,16 +57,7 @@ def test_a_preview_leaves_the_kept_document_as_it_was():
     assert text(card.as_dict()) == text(reference_document(card)) != before
 
 
-rounds = st.one_of(
-    st.sampled_from([Round("B"), Round("P"), Round("T"), Round("B").voided()]),
-    st.builds(
-        Round.from_result,
-        st.sampled_from("BPT"),
-        player_pair=st.booleans(),
-        banker_pair=st.booleans(),
-        natural=st.booleans(),
-    ),
-)
+rounds = reported_rounds
 steps = st.lists(
     st.one_of(
         st.tuples(st.just("add"), rounds),
@@ -101,14 +92,8 @@ def test_the_kept_document_is_the_one_built_whole_and_documents_handed_out_never
             other.add("B")  # the one left behind must not see it
             if step[1]:
                 card = other
-        elif step[0] == "reload":
-            card = Scorecard.from_bytes(card.to_bytes())
-        elif step[1] > card.reported:
-            continue
-        elif step[0] == "void":
-            card.void(step[1])
         else:
-            card.replace(step[1], step[2])
+            card = edited(card, step)
     assert text(card.as_dict()) == text(reference_document(card))
     for document, then in handed:
         assert text(document) == then
