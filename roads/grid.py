@@ -70,9 +70,7 @@ class GridLayout:
     def new_column(self) -> tuple[int, int]:
         """Place the first cell of a new column and return it."""
         occupied = self._occupied
-        col = self._start + 1
-        while occupied[col] & 1:
-            col += 1
+        col = self.peek(False)[0]
         self._start = self._col = col
         self._row = 0
         self._turned = False
@@ -86,21 +84,9 @@ class GridLayout:
     def extend(self) -> tuple[int, int]:
         """Place the next cell of the current column and return it."""
         occupied = self._occupied
-        col, row = self._col, self._row
-        below = row + 1
-        if (
-            (not self._turned or self.tail == "drop")
-            and below < ROWS
-            and not occupied[col] >> below & 1
-        ):
-            row = below
-        else:
+        col, row = self.peek(True)
+        if row == self._row:  # not below the last cell: the column turns right (or still runs)
             self._turned = True
-            col += 1
-            # Under "stay" an earlier tail never lies to the right of a tail (it would have
-            # stopped this column higher up); under "drop" step over one if it does.
-            while occupied[col] >> row & 1:
-                col += 1
         self._col, self._row = col, row
         occupied[col] |= 1 << row
         if col + 2 > len(occupied):
@@ -128,6 +114,8 @@ class GridLayout:
         ):
             return col, below
         col += 1
+        # Under "stay" an earlier tail never lies to the right of a tail (it would have stopped
+        # this column higher up); under "drop" step over one if it does.
         while occupied[col] >> row & 1:
             col += 1
         return col, row
