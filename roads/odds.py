@@ -81,13 +81,10 @@ def points_of(cards_left: Sequence[int]) -> tuple[int, ...]:
 
 
 def _rank_counts(cards_left: Sequence[int]) -> list[int]:
-    # CARDS is rank-major, four suits a rank; A..9 are worth 1..9, 10 J Q K nothing.
-    suits = (cards_left[suit::4] for suit in range(4))
-    return list(map(_add4, *suits))
-
-
-def _add4(a: int, b: int, c: int, d: int) -> int:
-    return a + b + c + d
+    # CARDS is rank-major, four suits a rank (four consecutive counts); A..9 are worth 1..9,
+    # 10 J Q K nothing.
+    card = iter(cards_left)
+    return list(map(sum, zip(card, card, card, card, strict=False)))
 
 
 @lru_cache(maxsize=4096)
@@ -106,7 +103,7 @@ def _outcomes(points: tuple[int, ...]) -> tuple[list[int], int]:
     """The integer weights of :data:`_OUTCOMES` and the common denominator."""
     weights, denominator = joint_weights(points)
     table = _OUTCOMES_EXACT if weights.dtype == object else _OUTCOMES
-    return [int(weight) for weight in (weights @ table).tolist()], denominator
+    return list(map(int, (weights @ table).tolist())), denominator
 
 
 def pair_probabilities(cards_left: tuple[int, ...]) -> dict[str, float]:
@@ -128,11 +125,11 @@ def _pair_weights(
     """Ordered ways for the Player's first two cards to pair and for both hands to, by rank and
     by card, with their denominators ``N (N-1)`` and ``N (N-1) (N-2) (N-3)``. ``ranks``: the
     counts per rank when the caller has them already."""
-    total = sum(cards_left)
-    two = total * (total - 1)
-    four = two * (total - 2) * (total - 3)
     if ranks is None:
         ranks = _rank_counts(cards_left)
+    total = sum(ranks)  # 13 counts, not 52
+    two = total * (total - 1)
+    four = two * (total - 2) * (total - 3)
     return _pairs(ranks), _pairs(cards_left), two, four
 
 
@@ -198,7 +195,7 @@ def _odds_of(counts: tuple[int, ...], ranks: list[int], variant: str) -> Odds:
     pairs = _pair_weights(counts, ranks)
     probabilities, returns = _probabilities(outcomes, denominator, pairs, variant)
     rtp = {bet: returns[bet] for bet in OFFERED[variant]}
-    return Odds(variant, sum(counts), probabilities, rtp)
+    return Odds(variant, sum(ranks), probabilities, rtp)
 
 
 def _probabilities(
@@ -255,21 +252,21 @@ def _probabilities(
 def _margins(natural_win: int, natural_tie: int, by: list[int], d: int) -> dict[str, float]:
     """A side's Bonus outcomes: a win with a natural, a natural tie, a non-natural win by each
     margin 1..9."""
-    outcomes = {"natural_win": natural_win / d, "natural_tie": natural_tie / d}
-    outcomes.update(zip(_WIN_BY, [weight / d for weight in by], strict=True))
-    return outcomes
+    weights = (natural_win, natural_tie, *by)
+    return dict(zip(_MARGIN_KEYS, [weight / d for weight in weights], strict=True))
 
 
-_WIN_BY = tuple(f"win_by_{points}" for points in range(1, 10))
+_MARGIN_KEYS = ("natural_win", "natural_tie", *(f"win_by_{points}" for points in range(1, 10)))
 
 
 def _bonus_return(natural_win: int, natural_tie: int, by: list[int], d: int) -> float:
     """A natural win pays 1:1, a natural tie is returned, a non-natural win by 4..9 pays
     :data:`BONUS_PAYS`; everything else loses."""
-    back = 2 * natural_win + natural_tie
-    for margin, pays in BONUS_PAYS.items():
-        back += (pays + 1) * by[margin - 1]
-    return back / d
+    return (2 * natural_win + natural_tie + sum(map(mul, by, _BONUS_BACK))) / d
+
+
+#: What a non-natural win by each margin 1..9 brings back, stake included (0: it loses).
+_BONUS_BACK = tuple(BONUS_PAYS.get(margin, -1) + 1 for margin in range(1, 10))
 
 
 def cards_left_by_rank(cards_left: Sequence[int]) -> dict[str, int]:
@@ -311,7 +308,7 @@ def _odds_answer(left: Sequence[int], variant: str, *, known: bool) -> dict[str,
     counts, ranks = _checked(left, variant)
     return {
         "composition_known": known,
-        "cards_left": {"total": sum(counts), "by_rank": dict(zip(RANKS, ranks, strict=True))},
+        "cards_left": {"total": sum(ranks), "by_rank": dict(zip(RANKS, ranks, strict=True))},
         **_odds_of(counts, ranks, variant).as_dict(),
     }
 

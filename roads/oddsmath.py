@@ -21,8 +21,9 @@ many cards complete a card ``a`` to a total ``p``, without reusing it; indices m
 
 (drawing Banker's two cards after Player's ``a`` and ``c`` leaves ``T[b]`` less ``2 M[a, b]`` and
 ``2 M[c, b]``, plus 2 when ``a + c = b`` as well). The 66 count vectors (``n``, ``n - e``,
-``n - e - f`` for ``e <= f``) are one batch of 10 x 11 by 11 x 10 matrix products, and each end
-is added to its cell of the joint distribution by one ``bincount``.
+``n - e - f`` for ``e <= f``) are one batch of 10 x 10 matrix products (``T T^T`` folded in: with
+``J`` all ones, ``T T^T - 4 M^T diag(x) M = (J diag(x) M - 4 M)^T diag(x) M``), and each end is
+added to its cell of the joint distribution by one ``bincount``.
 
 Every weight is an integer. Over the common denominator ``N (N-1) ... (N-5)`` every sum is one
 too, below ``2**53`` for shoes up to :data:`EXACT_FLOAT_CARDS` cards (eight decks are 416), so
@@ -57,31 +58,25 @@ _TAKEN = np.zeros((len(_ROWS), 10), dtype=np.int64)
 for _index, _row in enumerate(_ROWS):
     for _card in _row:
         _TAKEN[_index, _card] += 1
-#: ``M`` of each row is ``n[_CIRC]`` less this, at most 3 (two cards taken and the double): so
-#: ``M`` is one ``take`` from the 4 x 10 table ``n - k`` (k = 0..3), at ``k * 10 + class``.
-_M_OFFSET = _TAKEN[:, _CIRC] + _DOUBLE[None]
-_M_INDEX = (_M_OFFSET * 10 + _CIRC[None]).astype(np.intp)
+#: The kernel's tables are built from ``(n[0], ..., n[9], N - 4)`` less ``k`` (k = 0..3): 4 x 11.
 _LESS = np.arange(4)[:, None]
-# A row's factor is ``_FACTOR_A * (_FACTOR_B - _FACTOR_SAME)`` with indexes into
-# ``(n[0], ..., n[9], N - 4, N - 5)``: (N-4)(N-5) for four cards (over the common denominator),
-# n[e] (N-5) for five, n[e] (n[f] - [e = f]) for six.
-_FACTOR_A = np.array([10] + [row[0] for row in _ROWS[1:]])
-_FACTOR_B = np.array([11] + [11] * 10 + [row[1] for row in _ROWS[11:]])
-_FACTOR_SAME = np.array([0] * 11 + [int(row[0] == row[1]) for row in _ROWS[11:]])
+#: Where ``N - 4`` stands in a row of that table.
+_REST = 10
+#: ``M`` of each row is ``n[_CIRC]`` less this, at most 3 (two cards taken and the double): so
+#: ``M`` is one ``take`` from the table, at ``k * 11 + class``.
+_M_OFFSET = _TAKEN[:, _CIRC] + _DOUBLE[None]
+_M_INDEX = (_M_OFFSET * 11 + _CIRC[None]).astype(np.intp)
 
 
 def _ends() -> tuple[np.ndarray, np.ndarray]:
     """For every way a round ends: which entry of the rows' ``q`` it weighs (row * 100 + p * 10
-    + b; and when p == b also the diagonal term, 6600 + row * 10 + p) and which cell of the joint
-    distribution it adds to (natural * 100 + Player's final total * 10 + Banker's)."""
+    + b) and which cell of the joint distribution it adds to (natural * 100 + Player's final
+    total * 10 + Banker's)."""
     source, cell = [], []
 
     def end(row: tuple[int, ...], group: int, to: int) -> None:
         source.append(_ROW[row] * 100 + group)
         cell.append(to)
-        if group % 11 == 0:  # p == b: the diagonal term, kept after the rows' q
-            source.append(len(_ROWS) * 100 + _ROW[row] * 10 + group // 11)
-            cell.append(to)
 
     for player in range(10):
         for banker in range(10):
@@ -105,6 +100,20 @@ def _ends() -> tuple[np.ndarray, np.ndarray]:
 
 
 _SOURCE, _CELL = _ends()
+#: Indexes into the 33 x 44 products of the table's first three rows and all four (flat):
+#: ``diag(x) M`` of each row, ``x[a] = n[a] - k`` (k = 0..2 cards of class ``a`` taken) times
+#: ``M[a, p]``; and each row's factor, (N-4)(N-5) for four cards (over the common denominator),
+#: n[e] (N-5) for five, n[e] (n[f] - [e = f]) for six.
+_XM_INDEX = ((_TAKEN[:, :, None] * 11 + _CLASSES[None, :, None]) * 44 + _M_INDEX).astype(np.intp)
+_FACTOR_INDEX = np.array(
+    [_REST * 44 + 11 + _REST]
+    + [e * 44 + 11 + _REST for (e,) in _ROWS[1:11]]
+    + [e * 44 + (e == f) * 11 + f for e, f in _ROWS[11:]],
+    dtype=np.intp,
+)
+#: Sums a matrix's rows: in float64, and in Python integers (int64 ones, which keep them exact).
+_ONES = np.ones((1, 10))
+_ONES_EXACT = np.ones((1, 10), dtype=np.int64)
 
 
 def joint_weights(points: tuple[int, ...]) -> tuple[np.ndarray, int]:
@@ -117,31 +126,36 @@ def joint_weights(points: tuple[int, ...]) -> tuple[np.ndarray, int]:
     if total < 6:
         raise ValueError(f"a round needs up to 6 cards; the shoe holds {total}")
     denominator = total * (total - 1) * (total - 2) * (total - 3) * (total - 4) * (total - 5)
-    if total <= EXACT_FLOAT_CARDS:
-        return _weights(np.array(points, dtype=np.float64), float(total)), denominator
-    return _weights(np.array(points, dtype=object), total), denominator
+    dtype = np.float64 if total <= EXACT_FLOAT_CARDS else object
+    return _kernel(np.array((*points, total - 4), dtype=dtype)), denominator
 
 
 def _weights(n: np.ndarray, total: float | int) -> np.ndarray:
-    rows = len(_ROWS)
-    x = n - _TAKEN  # each row's counts
-    known = np.concatenate((n, (total - 4, total - 5)))
-    factor = known[_FACTOR_A] * (known[_FACTOR_B] - _FACTOR_SAME)
-    # left[k] = [M; T] and right[k] = [-4 diag(x) M; T] * factor, so that left^T right is the
-    # row's q without its diagonal term, times the row's factor.
-    left = np.empty((rows, 11, 10), dtype=n.dtype)
-    right = np.empty((rows, 11, 10), dtype=n.dtype)
-    m = (n - _LESS).take(_M_INDEX, out=left[:, :10])
-    two = np.matmul(x[:, None, :], m, out=left[:, 10:])[:, 0]  # T: (rows, 10)
-    np.multiply(two, factor[:, None], out=right[:, 10])
-    np.multiply(m, (x * (-4 * factor)[:, None])[:, :, None], out=right[:, :10])
-    # Every entry an end may weigh, in one array: the rows' q, then their diagonal terms.
-    entries = np.empty(rows * 110, dtype=n.dtype)
-    np.matmul(left.transpose(0, 2, 1), right, out=entries[: rows * 100].reshape(rows, 10, 10))
-    np.multiply(two, 2 * factor[:, None], out=entries[rows * 100 :].reshape(rows, 10))
-    ends = entries[_SOURCE]
+    """The 200 weights from the counts ``n`` (of ``total`` cards) in ``n``'s dtype."""
+    return _kernel(np.append(n, total - 4))
+
+
+def _kernel(n: np.ndarray) -> np.ndarray:
+    """The 200 weights from ``n``: the counts per class, then ``N - 4``."""
+    less = n - _LESS
+    # Each array is built whole by one take from a small table (contiguous, no broadcast):
+    # diag(x) M and the rows' factors from the products of (n - k)[a] and (n - k')[c], -4 M from
+    # -4 (n - k).
+    products = np.multiply.outer(less[:3].ravel(), less.ravel())
+    factor = products.take(_FACTOR_INDEX)
+    xm = products.take(_XM_INDEX)
+    # T = sum over a of x[a] M[a, p]: (rows, 1, 10)
+    two = np.matmul(_ONES_EXACT if n.dtype == object else _ONES, xm)
+    # T T^T = (diag(x) M)^T J diag(x) M with J all ones, so q without its diagonal term is
+    # (-4 M + J diag(x) M)^T diag(x) M, and J diag(x) M is T in every row: one product.
+    left = (-4 * less).take(_M_INDEX)
+    left += two
+    q = np.matmul(left.transpose(0, 2, 1), xm).reshape(len(_ROWS), 100)
+    q[:, ::11] += 2 * two[:, 0]
+    q *= factor[:, None]  # each row's q times its factor: the weight of each of its ends
+    entries = q.take(_SOURCE)
     if n.dtype == object:
         joint = np.zeros(200, dtype=object)
-        np.add.at(joint, _CELL, ends)
+        np.add.at(joint, _CELL, entries)
         return joint
-    return np.bincount(_CELL, weights=ends, minlength=200)
+    return np.bincount(_CELL, weights=entries, minlength=200)
