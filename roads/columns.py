@@ -43,12 +43,14 @@ class Columns:
     The longest run is the first column that reached the greatest length.
     """
 
-    __slots__ = ("_longest", "lengths", "sides")
+    __slots__ = ("_longest", "_tally", "lengths", "sides")
 
     def __init__(self) -> None:
         self.sides: list[str] = []
         self.lengths: list[int] = []
         self._longest = -1  # index of the longest column
+        # longest_each's last answer: (at_least, columns, last length, even, odd, long).
+        self._tally: tuple[int, int, int, int, int, int] | None = None
 
     def push(self, side: str) -> int:
         """Add one symbol; return its 0-based row in its column (0 means it started a column)."""
@@ -103,6 +105,32 @@ class Columns:
         longest = self._longest
         return self.sides[-1], self.lengths[-1], self.sides[longest], self.lengths[longest]
 
+    def longest_each(self, at_least: int) -> tuple[int, int, int]:
+        """The longest of the even-numbered columns (0, 2, ...: the first symbol's), of the
+        odd-numbered ones, and how many columns are ``at_least`` long. Columns only grow at
+        their end, so only the columns from the last one asked about on are read again."""
+        lengths = self.lengths
+        count = len(lengths)
+        if not count:
+            return 0, 0, 0
+        tally = self._tally
+        if tally is None or tally[0] != at_least or tally[1] > count:
+            start = even = odd = long = 0
+        else:
+            start, last, even, odd, long = tally[1] - 1, tally[2], tally[3], tally[4], tally[5]
+            long -= last >= at_least  # the last column is counted again below, as it is now
+        for index in range(start, count):  # a round or two's worth once kept
+            length = lengths[index]
+            if index & 1:
+                if length > odd:
+                    odd = length
+            elif length > even:
+                even = length
+            if length >= at_least:
+                long += 1
+        self._tally = (at_least, count, lengths[-1], even, odd, long)
+        return even, odd, long
+
     def runs(self) -> dict[str, dict[str, Any]]:
         """``{"current": streak, "longest": streak}``, each as :meth:`Streak.as_dict`."""
         return {"current": self.current.as_dict(), "longest": self.longest.as_dict()}
@@ -112,6 +140,7 @@ class Columns:
         other.sides = list(self.sides)
         other.lengths = list(self.lengths)
         other._longest = self._longest
+        other._tally = self._tally
         return other
 
 

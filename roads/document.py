@@ -21,8 +21,7 @@ client may apply it in place to a document of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from roads.beadplate import bead_of
 
@@ -47,7 +46,7 @@ def ends_of(big_road: BigRoad, derived: tuple[DerivedRoad, ...], beads: int) -> 
         lengths[-1] if lengths else 0,
         big_road.ties[-1] if big_road.ties else 0,
         big_road.leading_ties,
-        tuple(_road_end(road) for road in derived),
+        tuple([_road_end(road) for road in derived]),
     )
 
 
@@ -56,13 +55,14 @@ def _road_end(road: DerivedRoad) -> tuple[int, int]:
     return len(lengths), lengths[-1] if lengths else 0
 
 
-@dataclass(frozen=True, slots=True)
-class Growth:
+class Growth(NamedTuple):
     """What one round added to the document's lists (all empty for a void round): a bead and
     the new round count; the new leading ties, or the new tie count of the latest cell, or a
     new Big Road cell (``new_column``: it starts a column); each derived road's new mark, as
-    ``(road index, name, mark, its column, starts a column)``. The kept document takes copies
-    of them (:meth:`KeptDocument.advance`): the round's patch shares nothing with it."""
+    ``(road index, name, mark, its column, starts a column)``. The kept document takes them
+    as they are (:meth:`KeptDocument.advance`); :meth:`ops` gives copies, so the round's patch
+    shares nothing with it. (A named tuple: a value, made every round, quicker to make than a
+    frozen dataclass.)"""
 
     bead: Bead | None = None
     leading_ties: int | None = None
@@ -79,7 +79,7 @@ class Growth:
         operations: list[Operation] = []
         if self.bead is not None:
             operations.append({"op": "replace", "path": "/rounds", "value": self.rounds})
-            operations.append({"op": "add", "path": "/bead_plate/-", "value": self.bead})
+            operations.append({"op": "add", "path": "/bead_plate/-", "value": self.bead.copy()})
         if self.leading_ties is not None:
             value = self.leading_ties
             operations.append({"op": "replace", "path": "/big_road/leading_ties", "value": value})
@@ -88,10 +88,11 @@ class Growth:
             where = f"/big_road/columns/{column}/{row}/ties"
             operations.append({"op": "replace", "path": where, "value": ties})
         elif self.cell is not None:
-            operations.append(_grown("/big_road/columns", self.column, self.new_column, self.cell))
+            cell = self.cell.copy()
+            operations.append(_grown("/big_road/columns", self.column, self.new_column, cell))
         for _, name, mark, column, new_column in self.marks:
             operations.append({"op": "add", "path": f"/{name}/marks/-", "value": mark["color"]})
-            operations.append(_grown(f"/{name}/columns", column, new_column, mark))
+            operations.append(_grown(f"/{name}/columns", column, new_column, mark.copy()))
         return operations
 
 
@@ -122,7 +123,7 @@ def growth_of(
     column = len(lengths) - 1
     if column + 1 == before[1] and lengths[-1] == before[2]:
         return Growth(bead, tie=(column, lengths[-1] - 1, big_road.ties[-1]), rounds=beads)
-    col, row = big_road.layout.cursor()[1:3]
+    _, col, row, _ = big_road.layout.cursor()
     cell = {
         "round": big_road.cell_rounds[-1] + 1,
         "result": round.result,
@@ -138,7 +139,7 @@ def growth_of(
         road_lengths = road.columns.lengths
         if (len(road_lengths), road_lengths[-1] if road_lengths else 0) == end:
             continue
-        col, row = road.layout.cursor()[1:3]
+        _, col, row, _ = road.layout.cursor()
         mark = {"color": road.columns.sides[-1], "col": col, "row": row}
         marks.append((index, road.name, mark, len(road_lengths) - 1, len(road_lengths) > end[0]))
     new_column = len(lengths) > before[1]
@@ -154,7 +155,8 @@ class KeptDocument:
     """The growing lists of a shoe's roads document, kept current round by round (see the
     module docstring for what a handed-out document shares)."""
 
-    __slots__ = ("_last", "_lent", "beads", "columns", "leading_ties", "road_columns", "road_marks")
+    __slots__ = ("_last", "_lent", "_lent_roads", "beads", "columns", "leading_ties")
+    __slots__ += ("road_columns", "road_marks")
 
     def __init__(
         self,
@@ -168,7 +170,10 @@ class KeptDocument:
         self.columns: list[list[Any]] = big_road["columns"]  # type: ignore[assignment]
         self.road_marks = [road["marks"] for road in roads]
         self.road_columns: list[list[list[Any]]] = [road["columns"] for road in roads]  # type: ignore[misc]
-        self._lent = False  # whether a document handed out shares the lists that grow
+        # Whether a document handed out shares the Bead Plate's and Big Road's lists that grow,
+        # and each derived road's.
+        self._lent = False
+        self._lent_roads = [False] * len(self.road_marks)
         self._last: tuple[Ends, int, Growth] | None = None  # the last growth, and what from
 
     def grow(
@@ -192,70 +197,73 @@ class KeptDocument:
         return last[2] if last is not None and last[:2] == (before, number) else None
 
     def advance(self, growth: Growth) -> None:
-        """Add what one round added (:func:`growth_of`)."""
+        """Add what one round added (:func:`growth_of`). A list a handed-out document shares
+        is copied before it grows (only the lists this round grows: the others stay lent)."""
         if growth.bead is None:
             return
-        if self._lent:
-            self._unshare()
-        # Copies of the growth's items: what the round's patch carries is the patch's alone.
-        self.beads.append(growth.bead.copy())
+        lent = self._lent
+        if lent:
+            self.beads = list(self.beads)
+            self.columns = list(self.columns)
+            self._lent = False
+        # The growth's items themselves: the round's patch carries copies (Growth.ops).
+        self.beads.append(growth.bead)
         if growth.leading_ties is not None:
             self.leading_ties = growth.leading_ties
         elif growth.tie is not None:
             last = self.columns[-1]
-            last[-1] = {**last[-1], "ties": growth.tie[2]}
+            tied = {**last[-1], "ties": growth.tie[2]}
+            if lent:
+                self.columns[-1] = [*last[:-1], tied]
+            else:
+                last[-1] = tied
         elif growth.cell is not None:
-            _add(self.columns, growth.new_column, growth.cell.copy())
+            _add(self.columns, growth.new_column, growth.cell, lent)
+        lent_roads = self._lent_roads
         for index, _, mark, _, new_column in growth.marks:
+            lent = lent_roads[index]
+            if lent:
+                self.road_marks[index] = list(self.road_marks[index])
+                self.road_columns[index] = list(self.road_columns[index])
+                lent_roads[index] = False
             self.road_marks[index].append(mark["color"])
-            _add(self.road_columns[index], new_column, mark.copy())
-
-    def _unshare(self) -> None:
-        """Copy the lists that grow in place (every list of columns, and its last column) before
-        growing them: a document handed out keeps the ones it has."""
-        self.beads = list(self.beads)
-        self.columns = _copied(self.columns)
-        self.road_marks = [list(marks) for marks in self.road_marks]
-        self.road_columns = [_copied(columns) for columns in self.road_columns]
-        self._lent = False
+            _add(self.road_columns[index], new_column, mark, lent)
 
     def as_dict(self, names: list[str], small: dict[str, Any]) -> dict[str, Any]:
         """The document: the kept lists, each derived road under its name (in ``names``' order),
         and the small parts (:meth:`roads.smallparts.SmallParts.shown`)."""
         self._lent = True
-        return {
+        self._lent_roads = [True] * len(self.road_marks)
+        document: dict[str, Any] = {
             "rounds": len(self.beads),
             "bead_plate": self.beads,
             "big_road": {"leading_ties": self.leading_ties, "columns": self.columns},
-            **{
-                name: {"marks": marks, "columns": columns}
-                for name, marks, columns in zip(
-                    names, self.road_marks, self.road_columns, strict=True
-                )
-            },
-            **small,
         }
+        for name, marks, columns in zip(names, self.road_marks, self.road_columns, strict=True):
+            document[name] = {"marks": marks, "columns": columns}
+        document.update(small)
+        return document
 
     def copy(self) -> KeptDocument:
         """A document kept apart from this one from now on (the two share their lists until
         either grows, which copies them first)."""
         other = KeptDocument.__new__(KeptDocument)
         other.beads, other.columns, other.leading_ties = self.beads, self.columns, self.leading_ties
-        other.road_marks, other.road_columns = self.road_marks, self.road_columns
+        # Each its own list of roads (advance replaces a road's lists in it), the roads shared.
+        other.road_marks, other.road_columns = list(self.road_marks), list(self.road_columns)
         other._lent = self._lent = True
+        other._lent_roads = [True] * len(self.road_marks)
+        self._lent_roads = [True] * len(self.road_marks)
         other._last = None
         return other
 
 
-def _add(columns: list[list[Any]], new_column: bool, item: dict[str, Any]) -> None:
+def _add(columns: list[list[Any]], new_column: bool, item: dict[str, Any], lent: bool) -> None:
+    """Add ``item`` to the road's ``columns``; when ``lent``, its last column is a handed-out
+    document's too, so it is replaced by a longer copy, not grown."""
     if new_column:
         columns.append([item])
+    elif lent:
+        columns[-1] = [*columns[-1], item]
     else:
         columns[-1].append(item)
-
-
-def _copied(columns: list[list[Any]]) -> list[list[Any]]:
-    copied = list(columns)
-    if copied:
-        copied[-1] = list(copied[-1])
-    return copied

@@ -22,11 +22,10 @@ NO_PROBE: Marks = ((None,) * 3, (None,) * 3)
 def probe_marks(big_road: BigRoad, derived: Sequence[DerivedRoad]) -> Marks:
     """The mark of each road in ``derived`` for a next ``"B"``, and for a next ``"P"``."""
     lengths = big_road.columns.lengths
-    marks = []
-    for side in "BP":
-        column, row = big_road.next_position(side)
-        marks.append(tuple(derived_mark(lengths, column, row, road.k) for road in derived))
-    return marks[0], marks[1]
+    column, row = big_road.next_position("B")
+    banker = tuple([derived_mark(lengths, column, row, road.k) for road in derived])
+    column, row = big_road.next_position("P")
+    return banker, tuple([derived_mark(lengths, column, row, road.k) for road in derived])
 
 
 def probe_dict(derived: Sequence[DerivedRoad], marks: Marks) -> Probe:

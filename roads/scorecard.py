@@ -39,7 +39,7 @@ class Scorecard(ScorecardJson):
     """
 
     __slots__ = ("_bead", "_composition", "_good", "_log", "_probe", "_stats")
-    __slots__ += ("_kept", "_small", "big_road", "derived", "tail")
+    __slots__ += ("_kept", "_served", "_small", "big_road", "derived", "tail")
 
     def __init__(self, *, tail: Tail = "stay", decks: int = DEFAULT_DECKS) -> None:
         self._take(scoreparts.empty(tail, decks), [], NO_PROBE)
@@ -114,6 +114,7 @@ class Scorecard(ScorecardJson):
     def copy(self) -> Scorecard:
         other = Scorecard._assemble(self._parts().copy(), list(self._bead), self._probe)
         other._good, other._small = self._good, self._small  # values: shared
+        other._served = self._served
         other._kept = None if self._kept is None else self._kept.copy()
         return other
 
@@ -137,6 +138,7 @@ class Scorecard(ScorecardJson):
         # The built-in Good Roads as last asked (see roads.goodroads.good_roads_carried).
         self._good: Known | None = None
         self._small: SmallParts | None = None  # this state's, once asked
+        self._served: SmallParts | None = None  # the last document's (see ScorecardJson.as_dict)
         self._kept: KeptDocument | None = None  # the document, once asked; then kept current
 
     def _index(self, number: int) -> int:

@@ -34,6 +34,7 @@ class ScorecardJson:
     _bead: list[int]
     _probe: Marks
     _small: SmallParts | None  # this state's small parts, once asked
+    _served: SmallParts | None  # the small parts of the last document served (whatever state)
     _kept: KeptDocument | None  # the document, once asked; then kept current
 
     def probe(self) -> Probe:
@@ -88,4 +89,8 @@ class ScorecardJson:
             roads = [road.as_dict() for road in self.derived]
             self._kept = KeptDocument(self.bead_plate(), self.big_road_dict(), roads)
         names = [road.name for road in self.derived]
-        return self._kept.as_dict(names, self.small_parts().shown())  # type: ignore[return-value]
+        small = self.small_parts()
+        # The last document's small parts lend this one their JSON where it is equal.
+        shown = small.shown(self._served)
+        self._served = small
+        return self._kept.as_dict(names, shown)  # type: ignore[return-value]

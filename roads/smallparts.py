@@ -83,79 +83,142 @@ class SmallParts:
         """The small parts of a scorecard with these roads and statistics, ``played`` rounds on
         its Bead Plate and these probe marks (:func:`roads.probe.probe_marks`)."""
         bead = (played // ROWS, played % ROWS)
-        sides, layout = big_road.columns.sides, big_road.layout
-        last = sides[-1] if sides else None
-        big = (layout.peek(last == "B"), layout.peek(last == "P"))
-        cells: list[list[Cell | None]] = [[bead, big[0]], [bead, big[1]]]
+        columns, layout = big_road.columns, big_road.layout
+        if columns.sides:
+            # A Banker or Player of the last column's side goes on down, the other starts anew.
+            down, new = layout.peek(True), layout.peek(False)
+            on_banker, on_player = (down, new) if columns.sides[-1] == "B" else (new, down)
+        else:
+            on_banker = on_player = layout.peek(False)
+        banker_cells: list[Cell | None] = [bead, on_banker]
+        player_cells: list[Cell | None] = [bead, on_player]
+        runs = columns.run_values()
         for road, banker, player in zip(derived, *marks, strict=True):
             # A road's next cell for a mark is the next of its column or the top of a new
             # one; a mark of the same colour for either side is in the same cell.
-            sides = road.columns.sides
-            last = sides[-1] if sides else None
-            on_banker = None if banker is None else road.layout.peek(banker == last)
+            columns, layout = road.columns, road.layout
+            last = columns.sides[-1] if columns.sides else None
+            on_banker = None if banker is None else layout.peek(banker == last)
             if player is None:
                 on_player = None
             elif player == banker:
                 on_player = on_banker
             else:
-                on_player = road.layout.peek(player == last)
-            cells[0].append(on_banker)
-            cells[1].append(on_player)
-        runs = big_road.columns.run_values()
-        for road in derived:
-            runs += road.columns.run_values()
+                on_player = layout.peek(player == last)
+            banker_cells.append(on_banker)
+            player_cells.append(on_player)
+            runs += columns.run_values()
         values = stats.values(big_road.columns)
-        return cls(marks[0] + marks[1], (*cells[0], *cells[1]), runs, values)
+        return cls(marks[0] + marks[1], (*banker_cells, *player_cells), runs, values)
 
     # -- the parts' JSON ----------------------------------------------------------------------
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self, donor: SmallParts | None = None) -> dict[str, Any]:
         """``{"probe", "next_cells", "streaks", "stats"}`` as the roads document holds them:
-        built once, shared by every document of this state (not to be changed in place)."""
+        built once, shared by every document of this state (not to be changed in place). The
+        parts equal to those of ``donor``'s shown JSON, when it was built,
+        are that JSON's own: shared read-only, like the rest."""
         if self._shown is None:
-            self._shown = {
-                "probe": self.probe_dict(),
-                "next_cells": self.next_cells_dict(),
-                "streaks": self.streaks_dict(),
-                "stats": self.stats_dict(),
-            }
+            old = None if donor is None else donor._shown
+            if old is None or donor is None:
+                self._shown = {
+                    "probe": self.probe_dict(),
+                    "next_cells": self.next_cells_dict(),
+                    "streaks": self.streaks_dict(),
+                    "stats": self.stats_dict(),
+                }
+            else:
+                probe = old["probe"] if self.probe == donor.probe else self.probe_dict()
+                cells = old["next_cells"] if self.cells == donor.cells else self.next_cells_dict()
+                streaks = old["streaks"] if self.runs == donor.runs else self.streaks_dict()
+                stats = old["stats"] if self.stats == donor.stats else self.stats_dict()
+                self._shown = {
+                    "probe": probe,
+                    "next_cells": cells,
+                    "streaks": streaks,
+                    "stats": stats,
+                }
         return self._shown
 
     def probe_dict(self) -> dict[str, dict[str, str | None]]:
-        marks = self.probe
+        m = self.probe
         return {
-            "B": dict(zip(_DERIVED, marks[:3], strict=True)),
-            "P": dict(zip(_DERIVED, marks[3:], strict=True)),
+            "B": {"big_eye_boy": m[0], "small_road": m[1], "cockroach_road": m[2]},
+            "P": {"big_eye_boy": m[3], "small_road": m[4], "cockroach_road": m[5]},
         }
 
     def next_cells_dict(self) -> dict[str, dict[str, list[int] | None]]:
-        cells = [None if cell is None else list(cell) for cell in self.cells]
+        c = [None if cell is None else [cell[0], cell[1]] for cell in self.cells]
         return {
-            "B": dict(zip(_CELL_ROADS, cells[:5], strict=True)),
-            "P": dict(zip(_CELL_ROADS, cells[5:], strict=True)),
+            "B": {
+                "bead_plate": c[0],
+                "big_road": c[1],
+                "big_eye_boy": c[2],
+                "small_road": c[3],
+                "cockroach_road": c[4],
+            },
+            "P": {
+                "bead_plate": c[5],
+                "big_road": c[6],
+                "big_eye_boy": c[7],
+                "small_road": c[8],
+                "cockroach_road": c[9],
+            },
         }
 
     def streaks_dict(self) -> dict[str, dict[str, dict[str, Any]]]:
-        runs = self.runs
+        r = self.runs
         return {
-            road: {
-                "current": {"side": runs[at], "length": runs[at + 1]},
-                "longest": {"side": runs[at + 2], "length": runs[at + 3]},
-            }
-            for at, road in zip(range(0, 16, 4), _RUN_ROADS, strict=True)
+            "big_road": {
+                "current": {"side": r[0], "length": r[1]},
+                "longest": {"side": r[2], "length": r[3]},
+            },
+            "big_eye_boy": {
+                "current": {"side": r[4], "length": r[5]},
+                "longest": {"side": r[6], "length": r[7]},
+            },
+            "small_road": {
+                "current": {"side": r[8], "length": r[9]},
+                "longest": {"side": r[10], "length": r[11]},
+            },
+            "cockroach_road": {
+                "current": {"side": r[12], "length": r[13]},
+                "longest": {"side": r[14], "length": r[15]},
+            },
         }
 
     def stats_dict(self) -> dict[str, Any]:
-        values = self.stats
-        counted = len(COUNTED)
+        v = self.stats
         return {
-            "rounds": values[0],
-            "void_rounds": values[1],
-            "counts": dict(zip(COUNTED, values[2 : 2 + counted], strict=True)),
-            "percentages": dict(zip(COUNTED, values[2 + counted : 2 + 2 * counted], strict=True)),
-            "longest_streak": {"banker": values[-3], "player": values[-2]},
-            "dragons": values[-1],
+            "rounds": v[0],
+            "void_rounds": v[1],
+            "counts": {
+                "banker": v[2],
+                "player": v[3],
+                "tie": v[4],
+                "player_pair": v[5],
+                "banker_pair": v[6],
+                "natural": v[7],
+                "banker_six": v[8],
+            },
+            "percentages": {
+                "banker": v[9],
+                "player": v[10],
+                "tie": v[11],
+                "player_pair": v[12],
+                "banker_pair": v[13],
+                "natural": v[14],
+                "banker_six": v[15],
+            },
+            "longest_streak": {"banker": v[16], "player": v[17]},
+            "dragons": v[18],
         }
+
+
+# The *_dict methods spell these keys out (a dict display is the quickest dict to build).
+assert COUNTED == ("banker", "player", "tie", "player_pair", "banker_pair", "natural", "banker_six")
+assert _CELL_ROADS == ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_road")
+assert _RUN_ROADS == ("big_road", "big_eye_boy", "small_road", "cockroach_road")
 
 
 def small_ops(before: SmallParts, after: SmallParts, operations: list[Operation]) -> None:

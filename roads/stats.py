@@ -120,13 +120,14 @@ class ShoeStats:
     def values(self, big_road: Columns) -> tuple[Any, ...]:
         """The leaves of :meth:`as_dict` in its order, flat: rounds, void rounds, each count,
         each percentage, the longest Banker and Player streaks, the dragons."""
-        played = self.played
         counts = (self.banker, self.player, self.tie, self.player_pair, self.banker_pair)
         counts += (self.natural, self.banker_six)
+        played = counts[0] + counts[1] + counts[2]
         if played <= _KEPT_UP_TO:
-            percentages = map(_percentages(played).__getitem__, counts)
+            share = _PERCENTAGES.get(played) or _percentages(played)
+            percentages = tuple([share[count] for count in counts])
         else:
-            percentages = map(_percentage, counts, [played] * len(counts))
+            percentages = tuple([_percentage(count, played) for count in counts])
         return (played, self.void, *counts, *percentages, *runs_of_big_road(big_road))
 
 
@@ -150,10 +151,9 @@ def _percentages(played: int) -> tuple[float, ...]:
 
 def runs_of_big_road(big_road: Columns) -> tuple[int, int, int]:
     """The longest Banker and Player streaks and the number of dragons of the Big Road. Its
-    columns alternate sides, so each side's columns are every other one (read at C speed)."""
-    lengths = big_road.lengths
-    if not lengths:
+    columns alternate sides, so each side's columns are every other one; kept as the road grows
+    (:meth:`Columns.longest_each`)."""
+    if not big_road.lengths:
         return 0, 0, 0
-    first, second = max(lengths[0::2]), max(lengths[1::2], default=0)
-    dragons = len(lengths) - sum(map(DRAGON_LENGTH.__gt__, lengths))
+    first, second, dragons = big_road.longest_each(DRAGON_LENGTH)
     return (first, second, dragons) if big_road.sides[0] == "B" else (second, first, dragons)

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roads import ROWS, GridLayout, Round, Scorecard
+from roads.columns import Columns
 from roads.grid import layout_cells
 from tests.strategies import dealt_shoes, results, tails
 
@@ -265,3 +266,22 @@ def test_next_cells_are_the_cells_a_next_banker_or_player_adds(results, tail):
             added = cells(after) - cells(document)
             expected = [list(cell) for cell in added] or [None]
             assert [document["next_cells"][side][road]] == expected
+
+
+@given(st.lists(st.tuples(st.sampled_from("BBBP"), st.booleans()), max_size=150))
+def test_the_longest_runs_kept_as_the_road_grows_are_the_ones_read_afresh(pushes):
+    # Asked after some pushes only (and on a copy now and then): what was kept from the last
+    # answer must carry over however many rounds came in between.
+    columns = Columns()
+    for side, ask in pushes:
+        columns.push(side)
+        if ask:
+            lengths = columns.lengths
+            long = sum(length >= 3 for length in lengths)
+            assert columns.longest_each(3) == (
+                max(lengths[0::2]),
+                max(lengths[1::2], default=0),
+                long,
+            )
+            if len(lengths) % 3 == 0:
+                columns = columns.copy()
