@@ -142,6 +142,9 @@ def test_a_recorder_process_killed_before_its_checkpoint_leaves_no_shoe_uncovere
         "ROADS_CHECKPOINT_KEY": str(key_pair[0]),
         "ROADS_CHECKPOINT_DIR": str(store.path.parent),
         "ROADS_CHECKPOINT_SECONDS": "3600",
+        # The first's lease, which the second waits out: a second, not the default five (each
+        # renews it every pass, a tenth of a second apart when idle).
+        "ROADS_RECORD_LEASE_MS": "1000",
     }
     env.pop("ROADS_DEMO", None)
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)

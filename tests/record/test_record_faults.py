@@ -6,7 +6,9 @@ record's HTTP answers when it is slow or down: tests/http/test_record_unavailabl
 
 from __future__ import annotations
 
+import contextlib
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -83,19 +85,44 @@ def test_postgresql_down_under_ingest_loses_nothing(parts, postgres_server, redi
         check_record(conn, redis_client, parts.keys, "down")
 
 
-# The killed recorders' lease: short, so that the test waits little for the last one's to lapse.
-LEASE_MS = 1000
-RECORDER = f"""
-import sys
+# The killed recorders' lease: short, since each recorder (forked in a few milliseconds) and the
+# test's own wait for the dead one's lease to lapse before taking over; a pass of three writes
+# a table renews it well within it (one lapsing under load is taken again on the next pass).
+LEASE_MS = 300
+# Each recorder is a process of its own, forked from one that imported the app once (an import
+# costs a second of CPU, three of them most of the test): this one forks a recorder for each
+# line it reads, prints its pid, and once it is dead, how it died (-9: killed by SIGKILL).
+RECORDERS = f"""
+import os, sys
 from api.config import Settings
 from api.services import Services
-services = Services.build(Settings(redis_url=sys.argv[1], database_url=sys.argv[2]))
-recorder = services.record.recorder
-recorder.batch = 3
-recorder.lease_ms = {LEASE_MS}
-while True:
-    recorder.step()
+
+def record():
+    os.dup2(2, 1)  # the recorder's own output, if any, stays out of the pids and statuses
+    services = Services.build(Settings(redis_url=sys.argv[1], database_url=sys.argv[2]))
+    recorder = services.record.recorder
+    recorder.batch = 3
+    recorder.lease_ms = {LEASE_MS}
+    while True:
+        recorder.step()
+
+for _ in sys.stdin:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            record()
+        finally:
+            os._exit(1)
+    print(pid, flush=True)
+    print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
 """
+
+
+def said(process: subprocess.Popen, seconds: float = 20) -> bytes | None:
+    """The next line ``process`` prints, or None if it prints none within ``seconds``."""
+    if not select.select([process.stdout], [], [], seconds)[0]:
+        return None
+    return process.stdout.readline()
 
 
 def test_a_recorder_killed_mid_batch_loses_and_doubles_nothing(
@@ -104,27 +131,49 @@ def test_a_recorder_killed_mid_batch_loses_and_doubles_nothing(
     rounds = [
         (f"k{t}", "s1", n, Round("BPT"[(n * 7 + t) % 3])) for n in range(1, 81) for t in range(30)
     ]
-    for start in range(0, len(rounds), 200):
-        outcomes = parts.writer.append_many(rounds[start : start + 200], "")
-        assert all(outcome.changed for outcome in outcomes)
-    for _ in range(3):  # killed three times, at whatever point each had reached
-        process = subprocess.Popen(
-            [sys.executable, "-c", RECORDER, parts.settings.redis_url, database_url],
-            cwd=ROOT,
-            env={**os.environ, "ROADS_INGEST_KEYS": KEY},
-        )
+    recorders = subprocess.Popen(
+        [sys.executable, "-c", RECORDERS, parts.settings.redis_url, database_url],
+        cwd=ROOT,
+        env={**os.environ, "ROADS_INGEST_KEYS": KEY},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        bufsize=0,  # unbuffered: a line the select saw is never read ahead into a buffer
+    )  # importing the app meanwhile
+    try:
+        for start in range(0, len(rounds), 200):
+            outcomes = parts.writer.append_many(rounds[start : start + 200], "")
+            assert all(outcome.changed for outcome in outcomes)
+        for _ in range(3):  # killed three times, at whatever point each had reached
+            recorders.stdin.write(b"fork\n")
+            forked = said(recorders, 30)
+            assert forked, "no recorder was forked"
+            pid = int(forked)
+            try:
+                deadline = time.monotonic() + 20
+                (before,) = pg.execute("SELECT count(*) FROM record_writes").fetchone()
+                while pg.execute("SELECT count(*) FROM record_writes").fetchone()[0] < before + 40:
+                    assert time.monotonic() < deadline
+                    # Still alive: its death would be the next line printed.
+                    assert not select.select([recorders.stdout], [], [], 0)[0], said(recorders)
+                    time.sleep(0.01)
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            assert said(recorders) == b"-9\n"  # it was running until killed
+    finally:
+        recorders.stdin.close()  # it forks no more and exits
         try:
-            deadline = time.monotonic() + 20
-            (before,) = pg.execute("SELECT count(*) FROM record_writes").fetchone()
-            while pg.execute("SELECT count(*) FROM record_writes").fetchone()[0] < before + 40:
-                assert time.monotonic() < deadline and process.poll() is None
-                time.sleep(0.01)
+            recorders.wait(timeout=10)
         finally:
-            process.send_signal(signal.SIGKILL)
-            process.wait(timeout=10)
+            recorders.kill()  # nothing, once it has exited
+    assert recorders.returncode == 0
     (count,) = pg.execute("SELECT count(*) FROM record_writes").fetchone()
     assert 0 < count < len(rounds)  # the record stopped part of the way
-    time.sleep(LEASE_MS / 1000)  # the dead holder's lease runs out
+    # The dead holder's lease runs out (within LEASE_MS of its last renewal).
+    deadline = time.monotonic() + LEASE_MS / 1000 + 5
+    while redis_client.exists(parts.keys.lobby.recorder):
+        assert time.monotonic() < deadline, "the dead recorder's lease never ran out"
+        time.sleep(0.01)
     record_all(parts.recorder)
     for table in range(30):
         check_record(pg, redis_client, parts.keys, f"k{table}")
