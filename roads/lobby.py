@@ -35,17 +35,6 @@ class RoadShape:
     lengths: tuple[int, ...]
     cell_rounds: tuple[int, ...]
 
-    @staticmethod
-    def dict_of(scorecard: Scorecard) -> dict[str, Any]:
-        """``RoadShape.of(scorecard).as_dict()``, made straight from the road (what a write
-        stores)."""
-        big_road = scorecard.big_road
-        return {
-            "sides": "".join(big_road.columns.sides),
-            "lengths": big_road.columns.lengths,
-            "cells": [index + 1 for index in big_road.cell_rounds],
-        }
-
     @classmethod
     def of(cls, scorecard: Scorecard) -> RoadShape:
         big_road = scorecard.big_road
@@ -77,24 +66,10 @@ def streaks(
     every = scorecard.streaks()
     found = {road: every[road] for road in LOBBY_ROADS}
     if figures is not None:
-        known = _RUN_FIGURES.get(figures)
-        if known is None or len(known) > 4096:
-            if len(_RUN_FIGURES) > 64:  # a lobby states one set of figures: never, but bounded
-                _RUN_FIGURES.clear()
-            known = _RUN_FIGURES[figures] = {}
         for road, runs in found.items():
-            current = runs["current"]
-            key = (road, current["side"], current["length"])
-            shown = known.get(key)
-            if shown is None:
-                shown = known[key] = figures.of_run(*key)
-            runs["current"] = {**current, **shown}
+            side, length = runs["current"]["side"], runs["current"]["length"]
+            runs["current"] = {**runs["current"], **figures.of_run(road, side, length)}
     return found
-
-
-# LobbyFigures.of_run's answers by figures, then (road, side, length): a lobby asks for the
-# same few runs at every write (each answer is copied into the caller's dict, never handed out).
-_RUN_FIGURES: dict[LobbyFigures, dict[tuple[str, str | None, int], dict[str, Any]]] = {}
 
 
 def summary(

@@ -130,11 +130,6 @@ def joint_weights(points: tuple[int, ...]) -> tuple[np.ndarray, int]:
     return _kernel(np.array((*points, total - 4), dtype=dtype)), denominator
 
 
-def _weights(n: np.ndarray, total: float | int) -> np.ndarray:
-    """The 200 weights from the counts ``n`` (of ``total`` cards) in ``n``'s dtype."""
-    return _kernel(np.append(n, total - 4))
-
-
 def _kernel(n: np.ndarray) -> np.ndarray:
     """The 200 weights from ``n``: the counts per class, then ``N - 4``."""
     less = n - _LESS

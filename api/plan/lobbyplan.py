@@ -51,7 +51,7 @@ def lobby_update(
     return LobbyUpdate(
         shoe=shoe,
         summary=encode_summary(shoe, version, tile),
-        shape=dumps_text(RoadShape.dict_of(scorecard)),
+        shape=dumps_text(RoadShape.of(scorecard).as_dict()),
         matched=pairs((g["pattern"], g["since_round"]) for g in tile["good_roads"]),
         runs=",".join(
             f"{road}={'+' if change == 'grew' else '-'}"
