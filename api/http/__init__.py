@@ -7,7 +7,8 @@
   watch, for operators), :mod:`.feedviews` (the live feeds), :mod:`.health` (with ``/metrics``) and
   :mod:`.pages` (the lobby page, ``/docs``, the JavaScript client);
 - their schemas: :mod:`.requests`, :mod:`.responses`, :mod:`.historyschemas`,
-  :mod:`.lobbyschemas`, :mod:`.rarityschemas`, :mod:`.integrityschemas`; :mod:`.openapi` (what
+  :mod:`.lobbyschemas`, :mod:`.rarityschemas`, :mod:`.integrityschemas`; :mod:`.querynumbers`
+  (a query's numbers, as plain decimal text only); :mod:`.openapi` (what
   the document says beyond the fields); :mod:`.catalogues` (the page's language catalogues, as
   the API names the patterns from them);
 - what the views share: :mod:`.answers` (the services, ETags, answers through the read cache),

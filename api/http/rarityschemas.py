@@ -8,6 +8,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from api.http.querynumbers import QueryInteger
 from api.http.requests import Matches, Text, custom_expression
 from roads.expressions import EXPRESSION_SYNTAX
 from roads.patterns import PATTERNS
@@ -28,7 +29,7 @@ class RarityQuerySchema(ma.Schema):
             "``either`` on a derived road."
         },
     )
-    length = fields.Integer(
+    length = QueryInteger(
         validate=validate.Range(min=1, max=HANDS),
         metadata={"description": "The run's length: the chance is of this many or more."},
     )
@@ -43,11 +44,11 @@ class RarityQuerySchema(ma.Schema):
         ],
         metadata={"description": "A pattern of your own, e.g. ``X1 Y2 X1 Y2``, instead."},
     )
-    hands = fields.Integer(
+    hands = QueryInteger(
         validate=validate.Range(min=1, max=HANDS),
         metadata={"description": "The shoe's hands, ties included (ROADS_RARITY_HANDS: 80)."},
     )
-    tables = fields.Integer(
+    tables = QueryInteger(
         validate=validate.Range(min=1, max=MAX_TABLES),
         metadata={"description": "A lobby's tables: adds ``lobby_chance``."},
     )

@@ -12,6 +12,7 @@ from webargs.fields import DelimitedList
 from api.codecs.feedevents import is_event_id
 from api.http.catalogues import LANGUAGES
 from api.http.plainreports import PlainReports
+from api.http.querynumbers import QueryInteger, QueryNumber
 from api.live.eventhub import BAD_EVENT_ID, EVENT_ID
 from roads import VARIANTS
 from roads.expressions import EXPRESSION_SYNTAX, PatternError, parse_expression
@@ -223,12 +224,12 @@ class RoadsQuerySchema(ma.Schema):
 
 
 class ImageQuerySchema(ma.Schema):
-    cols = fields.Integer(
+    cols = QueryInteger(
         validate=validate.Range(min=1, max=120),
         metadata={"description": "Grid columns shown; the view keeps the newest whole columns."},
     )
     theme = Text(load_default="light", validate=validate.OneOf(["light", "dark"]))
-    scale = fields.Float(
+    scale = QueryNumber(
         load_default=1.0,
         validate=validate.Range(min=0.5, max=4),
         metadata={"description": "Pixel size factor (a Big Road cell is 20 px at 1)."},
@@ -262,7 +263,7 @@ class LobbyQuerySchema(ma.Schema):
         validate=validate.OneOf(LOBBY_ROADS),
         metadata={"description": "The road sorted by and counted in ``grown``."},
     )
-    since = fields.Integer(
+    since = QueryInteger(
         validate=validate.Range(min=0, max=2**63 - 1),  # the lobby's counter is Redis's INCR
         metadata={
             "description": "A ``cursor`` from an earlier answer: ``grown`` then counts the tables "
@@ -380,7 +381,7 @@ class LobbyFrameQuerySchema(ma.Schema):
 
 
 class ShoesQuerySchema(ma.Schema):
-    limit = fields.Integer(
+    limit = QueryInteger(
         load_default=20,
         validate=validate.Range(min=1, max=200),
         metadata={"description": "Shoes on a page (1-200)."},
