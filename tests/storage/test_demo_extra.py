@@ -10,7 +10,7 @@ import pytest
 
 from api import create_app
 from api.config import ConfigError, Settings
-from tests.conftest import KEY
+from tests.conftest import KEY, make_app
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def test_the_demo_without_its_extra_stops_at_its_start_naming_the_extra(without_
 def test_the_service_with_a_redis_url_starts_and_answers_without_fakeredis(
     without_fakeredis, redis_server
 ):
-    client = create_app(Settings(redis_url=redis_server.url, ingest_keys=(KEY,))).test_client()
+    client = make_app(redis_server.url).test_client()  # its jobs stop with the test
     assert client.get("/readyz").status_code == 200
     assert client.get("/v1/tables").status_code == 200  # an import of fakeredis would raise
 

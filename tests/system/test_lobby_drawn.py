@@ -76,7 +76,9 @@ def deal_all(
 def open_table(page, base: str, table: str):
     page.goto(f"{base}/#/table/{table}")
     view = page.locator("#table-view")
-    expect(view).to_be_visible()
+    # The page's first load: its catalogue, patterns and feed, which a box busy building images
+    # once kept over 15 s in CI. A readiness wait; the page never shown still fails.
+    expect(view).to_be_visible(timeout=60_000)
     return view
 
 

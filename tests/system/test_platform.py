@@ -14,10 +14,9 @@ import brotli
 import pytest
 from backports import zstd
 
-from api import create_app
 from api.config import ConfigError, Settings
 from api.http.compression import Kept
-from tests.conftest import KEY
+from tests.conftest import KEY, make_app
 from tests.gunicorn_server import send
 from tests.gunicorn_server import service as served
 
@@ -210,10 +209,8 @@ def test_ingest_from_a_browser_passes_no_preflight_unless_allowed(cors_service, 
     refused = preflight(cors_service, path, LOBBY, "POST", "x-api-key, content-type")
     assert "POST" not in refused.get("Access-Control-Allow-Methods", "")
     assert "x-api-key" not in refused.get("Access-Control-Allow-Headers", "").lower()
-    settings = Settings(
-        redis_url=redis_server.url, ingest_keys=(KEY,), cors_origins=(LOBBY,), cors_ingest=True
-    )
-    client = create_app(settings).test_client()
+    # make_app: its jobs (the drift evaluator) stop with the test, not go on in the next ones.
+    client = make_app(redis_server.url, cors_origins=(LOBBY,), cors_ingest=True).test_client()
     allowed = client.options(
         path,
         headers={
