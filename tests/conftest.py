@@ -10,6 +10,7 @@ service in its cluster mode (``ROADS_REDIS_CLUSTER=1``).
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,9 +128,11 @@ def redis_client(backend):
     client.close()
 
 
-def make_app(url: str, *, cluster: bool = False, **overrides):
+def make_app(url: str, *, cluster: bool = False, stop_with_test: bool = True, **overrides):
     """The app on the tests' Redis. The odds are public here unless a test says otherwise
-    (tests/http/test_auth.py holds the default: behind read keys)."""
+    (tests/http/test_auth.py holds the default: behind read keys). Its services stop when the
+    test ends (:func:`_jobs_stopped`); a fixture of a wider scope passes ``stop_with_test=False``
+    and stops them itself."""
     overrides.setdefault("public_odds", True)
     # The tests draw many pictures in a row through one app; the bound on pictures painted a
     # second has its own test (tests/http/test_admission.py).
@@ -140,6 +143,11 @@ def make_app(url: str, *, cluster: bool = False, **overrides):
     settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,), **overrides)
     app = create_app(settings)
     app.config["TESTING"] = True
+    return stopped_with_test(app) if stop_with_test else app
+
+
+def stopped_with_test(app):
+    """``app``, its services stopped when the running test ends (:func:`_jobs_stopped`)."""
     _made.append(app)
     return app
 
@@ -149,16 +157,25 @@ _made: list = []  # the apps made during the running test
 
 @pytest.fixture(autouse=True)
 def _jobs_stopped():
-    """The leased jobs an app starts on use (the frame builder on a lobby stream, the GRIP
-    publishers, the drift evaluator on a write) stop with the test: their threads would go on
-    writing into the next test's Redis."""
+    """The services of the apps a test made stop with it: the leased jobs an app starts on use
+    (the frame builder on a lobby stream, the GRIP publishers, the drift evaluator on a write)
+    would go on writing into the next test's Redis, and its readers (the version watch, the
+    event hub, the frame feed) would be woken by every later write in the process: 437 of them
+    left by tests/http made a later test's 2,400 writes take 79 s instead of 1."""
     yield
     while _made:
-        services = _made.pop().extensions["roads"]
-        jobs = (services.framer, services.publisher, services.frame_publisher, services.drift)
-        for job in jobs:
-            if job is not None:
-                job.stop()
+        _made.pop().extensions["roads"].stop()
+    # What would show a leak again: version watches piling up as tests make apps.
+    watching = sum(1 for thread in threading.enumerate() if thread.name == "version-watch")
+    assert watching <= MOST_VERSION_WATCHES, (
+        f"{watching} version watches still run: an app made outside make_app or "
+        "stopped_with_test, or services built and never stopped"
+    )
+
+
+# Stopped watches end their thread as their connection closes, a moment after the test; a few
+# module-scoped apps keep theirs.
+MOST_VERSION_WATCHES = 30
 
 
 @pytest.fixture

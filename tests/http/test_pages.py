@@ -44,10 +44,13 @@ def policy(answer) -> dict[str, str]:
 def site(redis_server):
     """An app whose lobby may be framed by one operator's site, with a table of four rounds."""
     redis.Redis.from_url(redis_server.url).flushdb()
-    app = make_app(redis_server.url, frame_ancestors="'self' https://casino.example")
+    app = make_app(
+        redis_server.url, frame_ancestors="'self' https://casino.example", stop_with_test=False
+    )
     client = app.test_client()
     feed(client, "BPPB")
-    return client
+    yield client
+    app.extensions["roads"].stop()
 
 
 def every_kind(client) -> dict[str, object]:

@@ -10,7 +10,7 @@ import pytest
 
 from api import create_app
 from api.config import ConfigError, Settings
-from tests.conftest import KEY, make_app
+from tests.conftest import KEY, make_app, stopped_with_test
 
 
 @pytest.fixture
@@ -38,5 +38,6 @@ def test_the_service_with_a_redis_url_starts_and_answers_without_fakeredis(
 
 
 def test_the_demo_with_its_extra_installed_starts():
-    client = create_app(Settings(redis_url=None, ingest_keys=(KEY,), demo=False)).test_client()
+    app = stopped_with_test(create_app(Settings(redis_url=None, ingest_keys=(KEY,), demo=False)))
+    client = app.test_client()
     assert client.get("/readyz").status_code == 200

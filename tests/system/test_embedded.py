@@ -12,12 +12,12 @@ from api.demo import DEMO_TABLES
 from roads import Scorecard
 from roads.rarity import figure, pattern_chance, run_chance
 from tests.api_helpers import feed, roads
-from tests.conftest import KEY
+from tests.conftest import KEY, stopped_with_test
 from tests.sse_client import sse_events
 
 
 def embedded_app(**overrides):
-    return create_app(Settings(redis_url=None, ingest_keys=(KEY,), **overrides))
+    return stopped_with_test(create_app(Settings(redis_url=None, ingest_keys=(KEY,), **overrides)))
 
 
 def test_embedded_store_runs_the_whole_api():
@@ -117,7 +117,7 @@ def test_no_redis_url_outside_the_demo_refuses_to_start(env):
 
 def test_the_demo_key_is_the_embedded_demos_alone():
     assert embedded_app(demo=False).test_client()  # no REDIS_URL: the demo, where it is taken
-    app = create_app(Settings(redis_url=None, ingest_keys=("demo:demo-key",)))
+    app = stopped_with_test(create_app(Settings(redis_url=None, ingest_keys=("demo:demo-key",))))
     answer = app.test_client().put(
         "/v1/tables/t1", json={"name": "x"}, headers={"X-API-Key": "demo-key"}
     )
