@@ -42,15 +42,13 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
-from redis.exceptions import ResponseError
+from appendonly import aof_rewrites, rewrite_now
 from serving import ROOT, gunicorn, redis_server
 
 from api.config import Settings
 from api.services import Services
-from api.storage.clients import connect
 from api.storage.failures import NotFound
 from roads import Round
 from tests.redis_cluster import LocalCluster
@@ -61,117 +59,12 @@ KEY = "bench-key"
 PERSISTENCE = ("--appendonly", "yes", "--appendfsync", "everysec")
 TABLES = 200
 SEEDED = 20
+WRK = Path(__file__).resolve().parent / "wrk"  # wrk's Lua scripts
 
-INGEST_LUA = """
--- POST the next round of this thread's tables, in turn (a table's next round is sent only
--- after the other tables', so its previous one has long been answered).
-local threads = {}
-local counter = 0
-function setup(thread)
-  thread:set("id", counter)
-  counter = counter + 1
-  table.insert(threads, thread)
-end
-function init(args)
-  mine = {}
-  local first, last = tonumber(os.getenv("FIRST")), tonumber(os.getenv("LAST"))
-  local nthreads = tonumber(os.getenv("THREADS"))
-  for t = first, last do
-    if t % nthreads == id then table.insert(mine, t) end
-  end
-  nextround = {}
-  for _, t in ipairs(mine) do nextround[t] = tonumber(os.getenv("SEEDED")) + 1 end
-  position = 0
-  results = {"B", "P", "B", "P", "T", "B", "P"}
-end
--- wrk makes a connection's first request before the connection is up and may make it again,
--- dropping the first: that would leave a gap in a table's rounds (every later one a 409). So
--- each connection's first request is a health check.
-warmups = 0
-function request()
-  if warmups < tonumber(os.getenv("CONNECTIONS_PER_THREAD")) then
-    warmups = warmups + 1
-    return wrk.format("GET", "/livez")
-  end
-  local batch = tonumber(os.getenv("BATCH") or "0")
-  if batch == 0 then
-    local t, n, result = nextone()
-    local body = '{"round":' .. n .. ',"result":"' .. result .. '"}'
-    return wrk.format("POST", "/v1/tables/t" .. t .. "/shoes/" .. os.getenv("SHOE") .. "/rounds",
-      {["Content-Type"] = "application/json", ["X-API-Key"] = os.getenv("KEY")}, body)
-  end
-  -- BATCH > 0: a game server's report of the next round of BATCH of its tables (POST /v1/rounds).
-  local items = {}
-  for i = 1, batch do
-    local t, n, result = nextone()
-    items[i] = '{"table":"t' .. t .. '","shoe":"' .. os.getenv("SHOE") .. '","round":' .. n ..
-      ',"result":"' .. result .. '"}'
-  end
-  return wrk.format("POST", "/v1/rounds",
-    {["Content-Type"] = "application/json", ["X-API-Key"] = os.getenv("KEY")},
-    '{"rounds":[' .. table.concat(items, ",") .. ']}')
-end
-function nextone()
-  position = position % #mine + 1
-  local t = mine[position]
-  local n = nextround[t]
-  nextround[t] = n + 1
-  return t, n, results[(n + t) % #results + 1]
-end
--- Count the rounds answered 2xx (not the health checks), for the check of the stored rounds.
-stored = 0
-function response(status, headers, body)
-  if status >= 200 and status < 300 and string.sub(body, 1, 9) == '{"table":' then
-    stored = stored + 1
-  elseif status == 200 and string.sub(body, 1, 11) == '{"results":' then
-    local _, created = string.gsub(body, '"status":20[01]', "")
-    stored = stored + created
-  end
-end
-function done(summary, latency, requests)
-  local total = 0
-  for _, thread in ipairs(threads) do total = total + thread:get("stored") end
-  io.write("rounds answered 2xx: " .. total .. "\\n")
-end
-"""
 
-READ_LUA = """
--- GET one of the tables' resources, at random: PATH holds {t} for the table number.
-function init(args)
-  math.randomseed(os.time() + (id or 0))
-end
-function request()
-  local t = math.random(0, tonumber(os.getenv("TABLES")) - 1)
-  return wrk.format("GET", (os.getenv("PATH_TEMPLATE"):gsub("{t}", tostring(t))))
-end
-"""
-
-PACING_LUA = """
--- RATE: the requests a second this thread offers (0: each connection sends as soon as its last
--- answer came). Each request takes the next slot of an even schedule, on whichever connection
--- is free: the offer stays the same however slowly answers come (an open loop), as long as a
--- connection is free; a slot missed because none was is lost, not made up for.
-local ffi = require("ffi")
-ffi.cdef[[
-typedef struct { long seconds; long nanoseconds; } pacing_clock;
-int clock_gettime(int clock, pacing_clock *now);
-]]
-local clock = ffi.new("pacing_clock")
-local function now_ms()
-  ffi.C.clock_gettime(1, clock)  -- CLOCK_MONOTONIC
-  return tonumber(clock.seconds) * 1000 + tonumber(clock.nanoseconds) / 1e6
-end
-local next_slot = nil
-function delay()
-  local rate = tonumber(os.getenv("RATE") or "0")
-  if rate == 0 then return 0 end
-  local now = now_ms()
-  if next_slot == nil or next_slot < now then next_slot = now end
-  local wait = next_slot - now
-  next_slot = next_slot + 1000 / rate
-  return wait
-end
-"""
+def wrk_script(*names: str) -> str:
+    """The wrk scripts ``names`` (in benchmarks/wrk/) as one: wrk takes a single file."""
+    return "".join((WRK / name).read_text() for name in names)
 
 
 def seed(settings: Settings) -> None:
@@ -247,8 +140,8 @@ def combine(results: list[dict]) -> dict:
 
 def run(backend: str, url: str, cluster: bool, seconds: int, folder: Path) -> None:
     ingest_script, read_script = str(folder / "ingest.lua"), str(folder / "read.lua")
-    Path(ingest_script).write_text(INGEST_LUA + PACING_LUA)
-    Path(read_script).write_text(READ_LUA + PACING_LUA)
+    Path(ingest_script).write_text(wrk_script("ingest.lua", "pacing.lua"))
+    Path(read_script).write_text(wrk_script("read.lua", "pacing.lua"))
     settings = Settings(redis_url=url, cluster=cluster, ingest_keys=(KEY,))
     seed(settings)
     env = {
@@ -409,47 +302,6 @@ def ingest(
         start_wrk(base, seconds, connections, script, {**env, "FIRST": str(a), "LAST": str(b)})
         for base, (a, b) in zip(service, ranges, strict=True)
     ]
-
-
-@contextlib.contextmanager
-def every_node(settings: Settings):
-    """A client of each Redis node of the backend (one for a single server), closed after."""
-    client = connect(settings)
-    try:
-        if settings.cluster:
-            yield [client.get_redis_connection(node) for node in client.get_nodes()]
-        else:
-            yield [client]
-    finally:
-        client.close()
-
-
-def rewrite_now(settings: Settings) -> None:
-    """Have every node rewrite its append-only file now and wait until all are done, so each
-    mixed run starts from the same state whatever the runs before it wrote: a rewrite during the
-    run is then one that run's own writes caused."""
-    with every_node(settings) as nodes:
-        for node in nodes:
-            try:
-                node.bgrewriteaof()
-            except ResponseError as error:  # one the writes set off: waited for below
-                if "already in progress" not in str(error):
-                    raise
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            every = [node.info("persistence") for node in nodes]
-            if not any(i["aof_rewrite_in_progress"] or i["aof_rewrite_scheduled"] for i in every):
-                return
-            time.sleep(0.1)
-    raise SystemExit("the append-only file rewrites did not finish in 60 s")
-
-
-def aof_rewrites(settings: Settings) -> int:
-    """How many append-only file rewrites the backend's nodes have made, all in all. A rewrite
-    forks Redis and writes the whole dataset: on this 2-core machine it takes CPU from the
-    service for a moment, which shows in the run's p99."""
-    with every_node(settings) as nodes:
-        return sum(node.info("persistence")["aof_rewrites"] for node in nodes)
 
 
 def check(settings: Settings, answered: int, in_flight: int) -> None:
