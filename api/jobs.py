@@ -11,6 +11,9 @@ A worker's jobs, each started once per process (a second call does nothing):
 - the picture painters (``ROADS_RENDERERS``: warmed now, not at the first picture);
 - the demo feeder (``ROADS_DEMO``, :mod:`api.demo`).
 
+:func:`stop_jobs` stops them, and the process's readers, where services are dropped in a process
+that goes on (the tests' apps).
+
 Every process runs the leased ones (:mod:`api.storage.leases`); one process of the deployment
 at a time does each one's work.
 
@@ -35,6 +38,9 @@ class Job(Protocol):
     def start(self) -> None:
         """Start the job in this process, unless it runs here already."""
 
+    def stop(self) -> None:
+        """Stop the job in this process."""
+
 
 def jobs_of(services: Services, demo: DemoFeeder | None = None) -> list[Job]:
     """This process's jobs (see the module doc), in the order they start."""
@@ -54,3 +60,16 @@ def start_jobs(services: Services, demo: DemoFeeder | None = None) -> None:
     and every request may call it)."""
     for job in jobs_of(services, demo):
         job.start()
+
+
+def stop_jobs(services: Services, demo: DemoFeeder | None = None) -> None:
+    """Stop every job of this process, and its readers (the version watch, the event hub, the
+    frame feed and its broadcaster): for services dropped in a process that goes on (an app a
+    test made). Each reader is a thread woken by every write: readers left running make every
+    later write in the process wake them all."""
+    for job in jobs_of(services, demo):
+        job.stop()
+    services.versions.stop()
+    services.events.stop()
+    services.frames.stop()
+    services.broadcaster.drain()

@@ -192,20 +192,6 @@ class Services:
     def ping(self) -> bool:
         return self.transport.ping()
 
-    def stop(self) -> None:
-        """Stop this process's jobs and readers (the version watch, the event hub, the frame
-        feed and its broadcaster), for services left behind in a process that goes on: each
-        reader is a thread woken by every write, so services dropped but not stopped (an app a
-        test made) make every later write in the process wake them all."""
-        jobs = (self.framer, self.publisher, self.frame_publisher, self.drift)
-        for job in jobs:
-            if job is not None:
-                job.stop()
-        self.versions.stop()
-        self.events.stop()
-        self.frames.stop()
-        self.broadcaster.drain()
-
 
 def watch_settings(settings: Settings) -> WatchSettings | None:
     """The integrity watch's settings from the service's (``None`` when it is off)."""

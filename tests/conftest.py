@@ -21,6 +21,7 @@ from redis.cluster import RedisCluster
 
 from api import create_app
 from api.config import Settings
+from api.jobs import stop_jobs
 
 from .postgres_server import PostgresServer
 from .redis_cluster import LocalCluster
@@ -164,7 +165,8 @@ def _jobs_stopped():
     left by tests/http made a later test's 2,400 writes take 79 s instead of 1."""
     yield
     while _made:
-        _made.pop().extensions["roads"].stop()
+        app = _made.pop()
+        stop_jobs(app.extensions["roads"], app.extensions.get("roads.demo"))
     # What would show a leak again: version watches piling up as tests make apps.
     watching = sum(1 for thread in threading.enumerate() if thread.name == "version-watch")
     assert watching <= MOST_VERSION_WATCHES, (

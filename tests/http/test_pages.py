@@ -10,6 +10,7 @@ import redis
 
 from api.config import ConfigError, Settings
 from api.http.securityheaders import ANSWER, REFERENCE_POLICY
+from api.jobs import stop_jobs
 from tests.api_helpers import AUTH, feed, post_round
 from tests.conftest import make_app
 
@@ -50,7 +51,7 @@ def site(redis_server):
     client = app.test_client()
     feed(client, "BPPB")
     yield client
-    app.extensions["roads"].stop()
+    stop_jobs(app.extensions["roads"])
 
 
 def every_kind(client) -> dict[str, object]:
