@@ -1,6 +1,8 @@
 """A frame of the lobby feed: the changes of every table's tile since the previous frame, as
 ``{"cursor": N, "after": M, "tables": {TABLE: delta}}`` (``"full": true``, and no ``after``,
 when ``tables`` holds every table's whole tile instead, which replaces what a client held).
+``server_time`` is the service's clock as the frame was built (RFC 3339, the countdown's
+reference for a tile's ``status_until``).
 ``cursor`` is the lobby's cursor at the frame; ``after``, the cursor of the frame it applies to
 (of those carrying anything for the client), so a client that reads frames from a fan-out
 without ordering of its own (nchan) can tell that it missed one: it applies a frame whose
@@ -26,8 +28,8 @@ each next frame in order; a delta names only what changed since the frame before
   the Big Road ``[at, cols, extras]`` that its ``extras`` from column ``at`` on are now those;
   the client then keeps the newest :data:`roads.tileroads.TILE_COLUMNS` columns (``from`` moves
   on, and the extras before it go). ``roads`` whole instead when it changed otherwise;
-- any other field (``shoe``, ``version``, ``rounds_played``, ``edge``, ``name``, ``variant``):
-  its new value whole;
+- any other field (``shoe``, ``version``, ``rounds_played``, ``edge``, ``name``, ``variant``,
+  ``limits``, ``status``, ``status_until``, ``status_reason``): its new value whole;
 - ``{"tile": {...}}``: a table new to the lobby, whole; ``{"retired": true}``: gone from it.
 
 :func:`apply` is the client's side, in Python (the tests, and the reference for

@@ -1,6 +1,7 @@
 """A table's lobby tile, and the lobby's answers made of tiles.
 
-A tile is the table's id, its registry entry (``name``, ``variant``, :func:`registry_entry`) and
+A tile is the table's id, its registry entry (``name``, ``variant``, ``limits``,
+:func:`registry_entry`), its status (``status``, ``status_until``, :mod:`.tablestatus`) and
 its current shoe's summary (:func:`roads.lobby.summary` with ``shoe``, ``version`` and ``format``;
 a table with no round yet has :data:`EMPTY`). Each tile is encoded once while its stored values
 are unchanged, in full and without the odds (its ``edge`` empty), and the answers embed the
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from api.codecs.jsontext import Fragment, dumps, dumps_text, loads
+from api.codecs.tablestatus import tile_fields
 from roads.lobby import LOBBY_ROADS
 
 # The format of the summaries this release stores: raise it whenever a summary's fields change
@@ -47,9 +49,13 @@ EMPTY: dict[str, Any] = {
 }
 
 
-def registry_entry(name: str, variant: str) -> str:
-    """A table's entry in the lobby's registry (``{lobby}:tables``)."""
-    return dumps_text({"name": name, "variant": variant})
+def registry_entry(name: str, variant: str, limits: dict[str, Any] | None = None) -> str:
+    """A table's entry in the lobby's registry (``{lobby}:tables``); ``limits`` only when it
+    has some (an entry without them is a table without limits)."""
+    entry: dict[str, Any] = {"name": name, "variant": variant}
+    if limits:
+        entry["limits"] = limits
+    return dumps_text(entry)
 
 
 def encode_summary(shoe: str, version: int, summary: dict[str, Any]) -> str:
@@ -71,15 +77,20 @@ class Tile:
     json: bytes
     public: bytes
     summary: dict[str, Any] | None
+    limits: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, table: str, entry: bytes, summary: bytes | None) -> Tile:
+    def of(
+        cls, table: str, entry: bytes, summary: bytes | None, status: bytes | None = None
+    ) -> Tile:
+        """The tile of ``table`` from its registry entry, its shoe's stored summary (``None``:
+        no round yet) and its stored status (``None``: never reported)."""
         parsed = loads(summary) if summary is not None else None
         if parsed is not None and "roads" not in parsed:
             # Stored before tiles carried their roads: empty until the table's next write.
             parsed["roads"] = EMPTY["roads"]
-        tile = {"table": table, **loads(entry), **(parsed or EMPTY)}
-        return cls(table, dumps(tile), dumps({**tile, "edge": {}}), parsed)
+        tile = {"table": table, **tile_fields(loads(entry), status), **(parsed or EMPTY)}
+        return cls(table, dumps(tile), dumps({**tile, "edge": {}}), parsed, tile["limits"])
 
     @property
     def format(self) -> int:

@@ -7,10 +7,10 @@
   watch, for operators), :mod:`.feedviews` (the live feeds), :mod:`.health` (with ``/metrics``) and
   :mod:`.pages` (the lobby page, ``/docs``, the JavaScript client);
 - their schemas: :mod:`.requests`, :mod:`.responses`, :mod:`.historyschemas`,
-  :mod:`.lobbyschemas`, :mod:`.rarityschemas`, :mod:`.integrityschemas`; :mod:`.querynumbers`
-  (a query's numbers, as plain decimal text only); :mod:`.openapi` (what
-  the document says beyond the fields); :mod:`.catalogues` (the page's language catalogues, as
-  the API names the patterns from them);
+  :mod:`.lobbyschemas`, :mod:`.rarityschemas`, :mod:`.integrityschemas`,
+  :mod:`.tableschemas`; :mod:`.querynumbers` (a query's numbers, as plain decimal text only);
+  :mod:`.openapi` (what the document says beyond the fields); :mod:`.catalogues` (the page's
+  language catalogues, as the API names the patterns from them);
 - what the views share: :mod:`.answers` (the services, ETags, answers through the read cache),
   :mod:`.parsing` and :mod:`.bodies` (JSON bodies within their limits), :mod:`.plainreports` (a
   plain round report loaded without the fields), :mod:`.errorreplies` (JSON

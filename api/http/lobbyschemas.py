@@ -9,7 +9,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.codecs.tablestatus import STATUSES
 from api.http.responses import StreakSchema, streaks_schema
+from api.http.tableschemas import LimitsSchema
 from roads.lobby import LOBBY_ROADS
 
 
@@ -102,6 +104,25 @@ class TileSchema(ma.Schema):
     table = fields.String(required=True)
     name = fields.String(required=True)
     variant = fields.String(required=True)
+    limits = fields.Nested(
+        LimitsSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "The table's limits, as set with it (null: none)."},
+    )
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(STATUSES),
+        metadata={"description": "What the table is doing, as last reported (PUT .../status)."},
+    )
+    status_until = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "RFC 3339: when betting closes, or a shuffle or pause ends."},
+    )
+    status_reason = fields.String(
+        allow_none=True, required=True, metadata={"description": "Why, when the studio said."}
+    )
     format = fields.Integer(
         metadata={
             "description": "The tile's format (2 since 0.11.0); the service makes a tile an "

@@ -9,6 +9,7 @@ from contextlib import nullcontext
 from flask import Response
 from flask_smorest import Blueprint
 
+from api.codecs.tablestatus import admits
 from api.codecs.tiles import good_roads_answer, lobby_answer
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.auth import HEADER, reads_odds
@@ -83,13 +84,16 @@ def tables(query):
     longest run of each road, and the Good Roads it matches now. ``sort=streak``
     puts the longest current run on ``road`` first (then the longest run of the shoe);
     ``since=CURSOR`` adds ``grown``, the tables whose run on ``road`` grew since that cursor.
+    ``stake`` (and ``bet``) keeps the tables whose limits take that stake. Each tile has the
+    table's ``status`` as the studio last reported it and its ``limits``.
     Every answer carries a new ``cursor``. ``edge`` (the bets returning over 100% now) is
     empty without a read key, unless the odds are public."""
     road, since, sort = query["road"], query.get("since"), query.get("sort")
+    stake, bet = query.get("stake"), query.get("bet")
     lobby, answers = services().lobby, services().lobby_answers
     odds = reads_odds()
     # The cheap read first: an unchanged lobby is answered without reading every table.
-    key = (*lobby.cursor(), sort, road, since, odds)
+    key = (*lobby.cursor(), sort, road, since, odds, stake, bet)
     unchanged = not_modified(etag_of("tables", *key))
     if unchanged is not None:
         read_cache("lobby", "held").inc()
@@ -99,11 +103,16 @@ def tables(query):
     if body is None:
         # The lobby may have moved meanwhile: the answer carries the cursor it was read at.
         cursor, tiles, grown = lobby.tables(grown_road=road if since is not None else None)
-        key = (*cursor, sort, road, since, odds)
+        key = (*cursor, sort, road, since, odds, stake, bet)
+        if stake is not None:
+            tiles = [tile for tile in tiles if admits(tile.limits, stake, bet)]
         if sort == "streak":
             tiles = sorted_by_streak(tiles, road)
         else:
             tiles.sort(key=lambda tile: tile.table)
+        if stake is not None:  # the badge counts the tables the answer lists
+            listed = {tile.table.encode() for tile in tiles}
+            grown = {table: seq for table, seq in grown.items() if table in listed}
         grew = sum(1 for seq in grown.values() if int(seq) > since) if since is not None else None
         body = lobby_answer(cursor[1], grew, tiles, odds)
         answers.put(key, body)

@@ -14,10 +14,10 @@ from api.http.catalogues import LANGUAGES
 from api.http.plainreports import PlainReports
 from api.http.querynumbers import QueryInteger, QueryNumber
 from api.live.eventhub import BAD_EVENT_ID, EVENT_ID
-from roads import VARIANTS
 from roads.expressions import EXPRESSION_SYNTAX, PatternError, parse_expression
 from roads.lobby import LOBBY_ROADS
 from roads.patterns import PATTERNS, PATTERNS_BY_ID, PROFILES
+from roads.variants import BETS
 
 
 class Text(fields.String):
@@ -188,27 +188,6 @@ class CorrectionSchema(ReportSchema):
     )
 
 
-# A display name is shown in every player's lobby: no control characters (C0, DEL, C1) and no
-# bidirectional overrides or isolates (U+202A-202E, U+2066-2069), which could reorder the text
-# around it on the page.
-DISPLAY_NAME = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$"
-
-
-class TableInSchema(ma.Schema):
-    name = Text(
-        required=True,
-        validate=[
-            validate.Length(min=1, max=100),
-            Matches(
-                DISPLAY_NAME,
-                "name must not hold control characters or bidirectional overrides "
-                "(U+202A-202E, U+2066-2069)",
-            ),
-        ],
-    )
-    variant = Text(load_default="standard", validate=validate.OneOf(VARIANTS))
-
-
 class RoadsQuerySchema(ma.Schema):
     ask = Text(
         validate=validate.OneOf(["B", "P"]),
@@ -269,6 +248,18 @@ class LobbyQuerySchema(ma.Schema):
             "description": "A ``cursor`` from an earlier answer: ``grown`` then counts the tables "
             "whose current run on ``road`` grew since (the lobby's red badge)."
         },
+    )
+    stake = QueryNumber(
+        validate=validate.Range(min=0, max=10**12),
+        metadata={
+            "description": "Only the tables whose limits take this stake (on ``bet``: its own "
+            "limits where the table has them, else the table's); tables without limits are left "
+            "out."
+        },
+    )
+    bet = Text(
+        validate=validate.OneOf(BETS),
+        metadata={"description": "With ``stake``: the bet whose limits are asked (alone, none)."},
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.http.tableschemas import LimitsSchema
 from roads.lobby import LOBBY_ROADS
 from roads.variants import BETS
 
@@ -108,6 +109,7 @@ class TableSchema(ma.Schema):
     table = fields.String(required=True)
     name = fields.String(required=True)
     variant = fields.String(required=True)
+    limits = fields.Nested(LimitsSchema, allow_none=True, required=True)
     current_shoe = fields.String(allow_none=True, required=True)
     version = fields.Integer(required=True)
     rounds = fields.Integer(

@@ -1,13 +1,21 @@
-"""Table metadata."""
+"""Table metadata, and the table's status as the studio reports it."""
 
 from flask_smorest import Blueprint, abort
 
+from api.codecs.jsontext import dumps_text
+from api.codecs.tablestatus import encode_status, status_report
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.archive import archive_path
 from api.http.auth import SECURITY, key_name, require_ingest_key
 from api.http.parsing import BodyParser
-from api.http.requests import TableInSchema
-from api.http.responses import RetiredSchema, TableSchema
+from api.http.responses import ErrorSchema, RetiredSchema, TableSchema
+from api.http.tableschemas import (
+    StatusInSchema,
+    StatusSchema,
+    TableInSchema,
+    limits_rule,
+    status_rule,
+)
 
 blp = Blueprint("tables", __name__, description="Tables: name, variant, current shoe.")
 blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
@@ -17,13 +25,46 @@ blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 @require_ingest_key
 @blp.arguments(TableInSchema(), error_status_code=400)
 @blp.response(200, TableSchema)
+@blp.alt_response(422, schema=ErrorSchema, description="A limit's min above its max.")
 @blp.doc(security=SECURITY)
 def put_table(body, table):
-    """Name a table and set its variant.
+    """Name a table and set its variant and limits.
 
-    The variant is ``standard``, ``no_commission`` or ``speed``. A retired table is back."""
-    services().tables.put(table, body["name"], body["variant"], key_name())
+    The variant is ``standard``, ``no_commission`` or ``speed``. ``limits`` (the table's, and
+    each bet's own) show on its lobby tile, and ``GET /v1/tables?stake=`` picks tables by them;
+    a table named without them has none. A retired table is back."""
+    limits = body.get("limits")
+    broken = limits_rule(limits)
+    if broken is not None:
+        abort(422, message=broken)
+    services().tables.put(table, body["name"], body["variant"], key_name(), limits)
     return services().tables.get(table)
+
+
+@blp.route("/v1/tables/<id:table>/status", methods=["PUT"])
+@require_ingest_key
+@blp.arguments(StatusInSchema(), error_status_code=400)
+@blp.response(200, StatusSchema)
+@blp.alt_response(422, schema=ErrorSchema, description="Betting without its end; an end too far.")
+@blp.doc(security=SECURITY)
+def put_status(body, table):
+    """Report what the table is doing: open, betting until a time, dealing, shuffling, paused or
+    closed.
+
+    Shown on its lobby tile (``status``, ``status_until``, ``status_reason``) and in the next
+    lobby frame, whose ``server_time`` lets a browser count down to ``status_until`` by the
+    service's clock; a ``status`` event goes out on the table's channel. The table keeps it
+    until the next report (a table never reported is ``open``). 422 for betting without its
+    end, or an end more than 5 s before or a day after the service's clock; 404 for a table the
+    lobby does not list (never named nor dealt, or retired)."""
+    broken = status_rule(body)
+    if broken is not None:
+        abort(422, message=broken)
+    stored = encode_status(body["status"], body.get("until"), body.get("reason"))
+    report = status_report(table, stored)
+    if not services().lobby.set_status(table, stored, dumps_text(report)):
+        abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
+    return report
 
 
 @blp.route("/v1/tables/<id:table>", methods=["GET"])

@@ -74,6 +74,7 @@ class FrameFeed:
         self._changed = threading.Condition()
         self._tiles: dict[str, dict[str, Any]] | None = None  # "full"/"public" -> tiles
         self._cursor = 0
+        self._server_time: str | None = None  # the latest frame's
         self._snapshot: tuple[str, bool, bytes] | None = None  # (id, odds, text) last rendered
         self._latest: str | None = None
         self._base: str | None = None  # the id of the frame the ring starts after
@@ -102,7 +103,8 @@ class FrameFeed:
             if cached is not None and cached[0] == self._latest and cached[1] == odds:
                 return cached[0], cached[2]
             tiles = self._tiles["full" if odds else "public"]
-            data = dumps({"cursor": self._cursor, "full": True, "tables": tiles})
+            whole = {"cursor": self._cursor, "full": True, "server_time": self._server_time}
+            data = dumps({**whole, "tables": tiles})
             self._snapshot = (self._latest, odds, sse(self._latest, data))
             return self._latest, self._snapshot[2]
 
@@ -191,6 +193,7 @@ class FrameFeed:
             apply(self._tiles["full"], full)
             apply(self._tiles["public"], public)
             self._cursor = full["cursor"]
+            self._server_time = full.get("server_time")
             if whole:
                 self._ring.clear()
                 self._number.clear()

@@ -108,6 +108,7 @@ class LobbyKeys:
     frame_publisher: str  # the lease of the publisher of frames to the GRIP proxies
     keyframe: str  # every tile at one frame, where a process's frame feed starts
     record_lag: str  # the ``at`` of the oldest write the recorder found unrecorded, 0 for none
+    statuses: str  # table -> its status as the studio last reported it (api.codecs.tablestatus)
 
     @classmethod
     def under(cls, tag: str) -> LobbyKeys:

@@ -1,5 +1,6 @@
 """How a committed write reaches the lobby: the script that applies its lobby update
-(``lobby_publish.lua``), and the one that takes a retired table out (``lobby_retire.lua``).
+(``lobby_publish.lua``), the one that takes a retired table out (``lobby_retire.lua``), and the
+one that sets a table's status as the studio reports it (``lobby_status.lua``).
 
 A write is committed by a script on its table's slot (:mod:`api.storage.writescripts`), which also
 keeps the lobby update its plan carries (:mod:`api.codecs.lobbyupdate`) at ``{t:TABLE}:lobby``.
@@ -41,6 +42,7 @@ PATTERN_IDS = ",".join(pattern.id for pattern in PATTERNS)
 
 LOBBY_PUBLISH = Script(__package__, "lobby_publish.lua", uses=[lobbyupdate.LUA, *watchapply.USES])
 LOBBY_RETIRE = Script(__package__, "lobby_retire.lua")
+LOBBY_STATUS = Script(__package__, "lobby_status.lua")
 
 
 def _tile_indexes(keys: LobbyKeys) -> dict[str, Any]:
@@ -65,7 +67,24 @@ def retire_named(keys: LobbyKeys, table: str) -> dict[str, Any]:
         "retired_key": keys.retired,
         "last_of_key": keys.last_of,
         **_tile_indexes(keys),
+        "statuses_key": keys.statuses,
         "table_id": table,
+        "stream_length": STREAM_LENGTH,
+    }
+
+
+def status_named(keys: LobbyKeys, table: str, stored: str, data: str) -> dict[str, Any]:
+    """The call of :data:`LOBBY_STATUS` that sets ``table``'s status to ``stored``, with the
+    event whose data is ``data``."""
+    return {
+        "tables_key": keys.tables,
+        "statuses_key": keys.statuses,
+        "seq_key": keys.seq,
+        "events_key": keys.events,
+        "last_of_key": keys.last_of,
+        "table_id": table,
+        "stored": stored,
+        "data": data,
         "stream_length": STREAM_LENGTH,
     }
 

@@ -3,7 +3,9 @@
 A lobby request reads every table at once, so its data lives in a few keys that hold all tables,
 read in one round trip whatever the number of tables:
 
-- ``{lobby}:tables``: hash table -> ``{"name", "variant"}`` (the registry of tables);
+- ``{lobby}:tables``: hash table -> ``{"name", "variant", "limits"}`` (the registry of tables);
+- ``{lobby}:statuses``: hash table -> its status as the studio last reported it
+  (:mod:`api.codecs.tablestatus`; none: open);
 - ``{lobby}:summaries``: hash table -> the current shoe's summary (:func:`roads.lobby.summary`
   plus ``shoe`` and ``version``);
 - ``{lobby}:shapes``: hash table -> the Big Road's columns (:class:`roads.lobby.RoadShape`), for
@@ -37,11 +39,12 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from api.codecs.jsontext import loads
 from api.codecs.tiles import EMPTY, Tile, registry_entry
 from api.storage.keys import LobbyKeys
-from api.storage.lobbyscript import LOBBY_RETIRE, retire_named
+from api.storage.lobbyscript import LOBBY_RETIRE, LOBBY_STATUS, retire_named, status_named
 from api.storage.tilerebuild import Stale, TileRebuild
 from api.storage.transport import Transport
 from roads.lobby import RoadShape, sort_key
@@ -65,14 +68,17 @@ class Lobby:
         self.keys = keys
         self.rebuild = rebuild
         # Each table's tile, encoded again only when its stored values change.
-        self._tiles: dict[str, tuple[bytes, bytes | None, Tile]] = {}
+        self._tiles: dict[str, tuple[tuple[bytes, bytes | None, bytes | None], Tile]] = {}
         self._shapes: dict[str, tuple[bytes, RoadShape]] = {}
 
-    def register(self, table: str, name: str, variant: str) -> None:
-        """Name a table in the lobby (and move the lobby's cursor: its answers changed)."""
+    def register(
+        self, table: str, name: str, variant: str, limits: dict[str, Any] | None = None
+    ) -> None:
+        """Name a table in the lobby with its limits (and move the lobby's cursor: its answers
+        changed)."""
         self.transport.multi(
             [
-                ("HSET", self.keys.tables, table, registry_entry(name, variant)),
+                ("HSET", self.keys.tables, table, registry_entry(name, variant, limits)),
                 ("HDEL", self.keys.retired, table),
                 ("INCR", self.keys.seq),
             ]
@@ -84,6 +90,17 @@ class Lobby:
         touched. ``False`` when the lobby did not list it."""
         found = self.transport.script(LOBBY_RETIRE, **retire_named(self.keys, table))
         return bool(found)
+
+    def set_status(self, table: str, stored: str, data: str) -> bool:
+        """Set the table's status (``stored``, :func:`api.codecs.tablestatus.encode_status`),
+        with a ``status`` event whose data is ``data``; ``False`` when the lobby does not list
+        the table (:data:`~api.storage.lobbyscript.LOBBY_STATUS`)."""
+        done = self.transport.script(LOBBY_STATUS, **status_named(self.keys, table, stored, data))
+        return bool(done)
+
+    def status(self, table: str) -> bytes | None:
+        """The table's stored status (``None``: never reported since it was last named)."""
+        return self.transport.command("HGET", self.keys.statuses, table)
 
     def size(self) -> int:
         """How many tables the lobby lists."""
@@ -113,12 +130,13 @@ class Lobby:
             ("GET", keys.seq),
             ("HGETALL", keys.tables),
             ("HGETALL", keys.summaries),
+            ("HGETALL", keys.statuses),
         ]
         if grown_road is not None:
             commands.append(("HGETALL", keys.grown(grown_road)))
-        epoch, seq, registry, summaries, *grown = self.transport.multi(commands)
+        epoch, seq, registry, summaries, statuses, *grown = self.transport.multi(commands)
         tiles = [
-            self._tile(table.decode(), entry, summaries.get(table))
+            self._tile(table.decode(), entry, summaries.get(table), statuses.get(table))
             for table, entry in registry.items()
         ]
         stale = [
@@ -176,23 +194,30 @@ class Lobby:
 
     def _tiles_of(self, tables: Sequence[str]) -> tuple[dict[str, Tile], list[Stale]]:
         """One read of :meth:`tiles_of`, and the stale tiles it found."""
-        entries, summaries = self.transport.multi(
-            [("HMGET", self.keys.tables, *tables), ("HMGET", self.keys.summaries, *tables)]
+        entries, summaries, statuses = self.transport.multi(
+            [
+                ("HMGET", self.keys.tables, *tables),
+                ("HMGET", self.keys.summaries, *tables),
+                ("HMGET", self.keys.statuses, *tables),
+            ]
         )
         found, stale = {}, []
-        for table, entry, summary in zip(tables, entries, summaries, strict=True):
+        for table, entry, summary, status in zip(tables, entries, summaries, statuses, strict=True):
             if entry is not None:
-                found[table] = self._tile(table, entry, summary)
+                found[table] = self._tile(table, entry, summary, status)
                 if found[table].stale:
                     stale.append((table, entry, summary))
         return found, stale
 
-    def _tile(self, table: str, entry: bytes, summary: bytes | None) -> Tile:
+    def _tile(
+        self, table: str, entry: bytes, summary: bytes | None, status: bytes | None = None
+    ) -> Tile:
+        stored = (entry, summary, status)
         known = self._tiles.get(table)
-        if known is not None and known[0] == entry and known[1] == summary:
-            return known[2]
-        tile = Tile.of(table, entry, summary)
-        self._tiles[table] = (entry, summary, tile)
+        if known is not None and known[0] == stored:
+            return known[1]
+        tile = Tile.of(table, entry, summary, status)
+        self._tiles[table] = (stored, tile)
         return tile
 
     def _shape(self, table: str, raw: bytes) -> RoadShape:

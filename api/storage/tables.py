@@ -1,9 +1,10 @@
-"""Tables: their name and variant, their shoes and which one is current."""
+"""Tables: their name, variant and limits, their shoes and which one is current."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from api.codecs.jsontext import dumps_text, loads
 from api.storage.coldshoes import ColdShoes
 from api.storage.failures import Retired
 from api.storage.keys import Keyspace
@@ -31,9 +32,16 @@ class Tables:
         self.clock = clock  # the ``at`` of a write's log entry ("" while the record is off)
         self.cold = cold  # tables Redis lost are brought back from the record (when it is on)
 
-    def put(self, table: str, name: str, variant: str, by: str = "") -> None:
-        """Name the table and set its variant (in the lobby too); a retired table is back.
-        ``by``: the name of the key that did, for the record's log."""
+    def put(
+        self,
+        table: str,
+        name: str,
+        variant: str,
+        by: str = "",
+        limits: dict[str, Any] | None = None,
+    ) -> None:
+        """Name the table and set its variant and limits (in the lobby too; ``None``: none); a
+        retired table is back. ``by``: the name of the key that did, for the record's log."""
         keys = self.keys.table(table)
         self.transport.script(
             PUT_TABLE,
@@ -43,8 +51,9 @@ class Tables:
             variant=variant,
             at=self.clock(),
             by=by,
+            limits=dumps_text(limits) if limits else "",
         )
-        self.lobby.register(table, name, variant)
+        self.lobby.register(table, name, variant, limits)
 
     def get(self, table: str) -> dict[str, Any] | None:
         """The table's metadata and its current shoe's version and counts, or ``None``.
@@ -83,6 +92,7 @@ class Tables:
             "table": table,
             "name": meta.get("name", table),
             "variant": meta.get("variant", "standard"),
+            "limits": loads(meta["limits"]) if "limits" in meta else None,
             "current_shoe": current,
             "version": version,
             "rounds": rounds,

@@ -32,11 +32,27 @@ export interface CurrentRun extends Streak {
   lobby_chance?: number | null;
 }
 
+/** A stake's bounds, in the table's currency. */
+export interface Bounds {
+  min: number;
+  max: number;
+}
+
+/** What the table is doing, as the studio last reported it. */
+export type TableStatus = "open" | "betting" | "dealing" | "shuffling" | "paused" | "closed";
+
 /** A table's lobby tile (GET /v1/tables, and the lobby's frames). */
 export interface Tile {
   table: string;
   name: string;
   variant: string;
+  /** The table's limits (null: none; absent from an earlier release's tiles). */
+  limits?: { table?: Bounds; bets?: Record<string, Bounds> } | null;
+  status?: TableStatus;
+  /** RFC 3339: when betting closes, or a shuffle or pause ends; count down to it against the
+   * frame's `server_time`, not the browser's clock. */
+  status_until?: string | null;
+  status_reason?: string | null;
   /** The tile's format (2 since 0.11.0; absent from an earlier release's tiles). */
   format?: number;
   shoe: string | null;
@@ -54,6 +70,8 @@ export interface Frame {
   cursor: number;
   after?: number;
   full?: boolean;
+  /** The service's clock as the frame was built (RFC 3339). */
+  server_time?: string;
   tables: Record<string, Record<string, unknown>>;
 }
 

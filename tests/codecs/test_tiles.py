@@ -35,7 +35,16 @@ def test_a_tile_is_its_entry_and_summary_in_full_and_without_the_odds():
 def test_a_table_with_no_round_has_the_empty_summary():
     tile = Tile.of("t2", registry_entry("t2", "standard").encode(), None)
     assert tile.summary is None
-    assert json.loads(tile.json) == {"table": "t2", "name": "t2", "variant": "standard", **EMPTY}
+    assert json.loads(tile.json) == {
+        "table": "t2",
+        "name": "t2",
+        "variant": "standard",
+        "limits": None,
+        "status": "open",
+        "status_until": None,
+        "status_reason": None,
+        **EMPTY,
+    }
 
 
 def test_the_answers_embed_the_tiles_as_the_reader_may_see_them():

@@ -9,6 +9,7 @@ import contextlib
 import itertools
 import json
 import time
+from datetime import UTC, datetime
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -136,8 +137,11 @@ def test_no_frame_when_nothing_changed_and_a_new_holder_starts_full(parts):
     assert second == {
         "cursor": second["cursor"],
         "after": after,
+        "server_time": second["server_time"],
         "tables": {"g1": second["tables"]["g1"]},
     }
+    built = datetime.fromisoformat(second["server_time"])
+    assert abs((datetime.now(UTC) - built).total_seconds()) < 5
     assert second["tables"]["g1"]["results"] == ["P"]
     other = FrameBuilder(parts.lobby, frames, lease_ms=200)
     assert other.step() is None  # the lease is held

@@ -26,6 +26,7 @@ EXAMPLES = settings(
 VALID_PATH = {"table": "t1", "shoe": "s1", "number": "1", "road": "big_road"}
 VALID_BODY = {
     "TableIn": {"name": "Table 1", "variant": "standard"},
+    "StatusIn": {"status": "dealing"},
     "RoundIn": {"round": 4, "result": "B"},
     "BatchIn": {"rounds": [{"table": "t1", "shoe": "s1", "round": 4, "result": "B"}]},
     "Correction": {"round": 1, "result": "P"},

@@ -5,12 +5,13 @@ whole lobby) and holds the lobby."""
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 from tests.conftest import KEY
 from tests.gunicorn_server import send
 from tests.gunicorn_server import service as served
-from tests.lobbyviewer import SlowViewer, keeps_the_lobby, lobby_of
+from tests.lobbyviewer import SlowViewer, keeps_the_lobby, kept, lobby_of
 from tests.sse_client import SSEClient
 
 
@@ -30,3 +31,30 @@ def test_a_viewer_too_slow_to_read_delays_no_other_and_is_caught_up(redis_server
         viewer.close()
         want = lobby_of(base)
         assert slow.catch_up(want) == want
+
+
+def test_a_tables_status_and_its_countdown_reach_a_frames_viewer(redis_server):
+    """Betting for 15 s, reported by the studio: a viewer of the frames holds the tile's end
+    time and the frame's server time, and so counts down the 15 s on the service's clock."""
+    with served(redis_server.url, KEY, ROADS_FRAME_MS="100") as base:
+        send(base, "PUT", "/v1/tables/t1", {"name": "T1", "limits": LIMITS}, KEY)
+        viewer = SSEClient(base + "/v1/events")
+        until = datetime.now(UTC) + timedelta(seconds=15)
+        stamp = until.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        send(base, "PUT", "/v1/tables/t1/status", {"status": "betting", "until": stamp}, KEY)
+        deadline = time.monotonic() + 10
+        while kept(viewer.events).get("t1", {}).get("status") != "betting":
+            assert time.monotonic() < deadline, "the status never reached the viewer"
+            time.sleep(0.05)
+        tile = kept(viewer.events)["t1"]
+        assert tile["status_until"] == stamp and tile["limits"] == LIMITS
+        server_time = datetime.fromisoformat(viewer.events[-1]["data"]["server_time"])
+        left = (datetime.fromisoformat(tile["status_until"]) - server_time).total_seconds()
+        assert 10 < left <= 15  # what the browser counts down, whatever its own clock says
+        send(base, "PUT", "/v1/tables/t1/status", {"status": "dealing"}, KEY)
+        keeps_the_lobby(viewer, base)
+        assert kept(viewer.events)["t1"]["status"] == "dealing"
+        viewer.close()
+
+
+LIMITS = {"table": {"min": 10, "max": 5000}}

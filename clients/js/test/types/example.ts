@@ -29,6 +29,7 @@ import {
   tileCells,
 } from "baccarat-roads-client";
 import type {
+  Bounds,
   Cell,
   Colour,
   CurrentRun,
@@ -45,6 +46,7 @@ import type {
   Streak,
   SvgOptions,
   TableFeedOptions,
+  TableStatus,
   Tile,
   TileRoad,
 } from "baccarat-roads-client";
@@ -60,10 +62,16 @@ const streaks = Object.fromEntries(
   LOBBY_ROADS.map((road: LobbyRoad) => [road, { current: run, longest }]),
 ) as Tile["streaks"];
 const recent: Result[] = ["B", "B", "P"];
+const tableLimits: Bounds = { min: 10, max: 5000 };
+const betting: TableStatus = "betting";
 const tile: Tile = {
   table: "alpha",
   name: "Alpha",
   variant: "punto_banco",
+  limits: { table: tableLimits, bets: { tie: { min: 1, max: 500 } } },
+  status: betting,
+  status_until: "2026-11-27T08:00:15.000Z",
+  status_reason: null,
   shoe: "s1",
   version: 3,
   rounds_played: 3,
@@ -75,7 +83,12 @@ const tile: Tile = {
 };
 
 // The lobby's frames: a full frame, then a delta that follows it.
-const full: Frame = { cursor: 1, full: true, tables: { alpha: { ...tile } } };
+const full: Frame = {
+  cursor: 1,
+  full: true,
+  server_time: "2026-11-27T08:00:00.000Z",
+  tables: { alpha: { ...tile } },
+};
 const tiles = new Map<string, Tile>();
 const first: FrameChange = applyFrame(tiles, full);
 const delta: Frame = { cursor: 2, after: 1, tables: { alpha: { rounds_played: 4 } } };
