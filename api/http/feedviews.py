@@ -78,7 +78,7 @@ def events(query):
     responses={
         "200": {
             "description": "The whole lobby at the latest frame: ``{cursor, full: true, "
-            "tables: {TABLE: tile}}``.",
+            "server_time, tables: {TABLE: tile}}`` (``server_time``: as it is sent).",
             "content": {"application/json": {"schema": {"type": "object"}}},
         },
         "503": {"description": "No frame yet (the service just started): retry shortly."},

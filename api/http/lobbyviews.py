@@ -89,7 +89,8 @@ def tables(query):
     Every answer carries a new ``cursor``. ``edge`` (the bets returning over 100% now) is
     empty without a read key, unless the odds are public."""
     road, since, sort = query["road"], query.get("since"), query.get("sort")
-    stake, bet = query.get("stake"), query.get("bet")
+    stake = query.get("stake")
+    bet = query.get("bet") if stake is not None else None  # alone it asks nothing
     lobby, answers = services().lobby, services().lobby_answers
     odds = reads_odds()
     # The cheap read first: an unchanged lobby is answered without reading every table.

@@ -41,6 +41,9 @@ class StrictNumber(fields.Number):
             raise ValidationError("Not a finite number.")
         return value
 
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> int | float | None:
+        return value  # as stored: 5 stays 5, as every other answer shows it
+
 
 # RFC 3339's date-time (section 5.6): ``T`` and ``Z`` in either case, any fraction of a second,
 # a leap second (``:60``, read as the next second's start), and always an offset.

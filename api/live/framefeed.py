@@ -5,8 +5,8 @@ however many clients, a frame is rendered twice and kept once.
 
 The reader starts from the keyframe (every tile at one frame) and applies each frame after it,
 so the process always holds every tile at its latest frame: a client that connects (or resumes
-from a frame no longer kept) first gets that whole lobby as one full frame, rendered once per
-frame, then the frames after it.
+from a frame no longer kept) first gets that whole lobby as one full frame (its tiles encoded once
+per frame, its ``server_time`` as it is sent), then the frames after it.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from api.codecs.frames import apply
-from api.codecs.jsontext import dumps, loads
+from api.codecs.jsontext import Fragment, dumps, loads
+from api.codecs.tablestatus import utc_text
 from api.live.reconnecting import keep_serving
 from api.storage.framestream import FrameReader, FrameStream, StoredFrame
 from api.storage.processthread import ProcessThread
@@ -74,8 +76,7 @@ class FrameFeed:
         self._changed = threading.Condition()
         self._tiles: dict[str, dict[str, Any]] | None = None  # "full"/"public" -> tiles
         self._cursor = 0
-        self._server_time: str | None = None  # the latest frame's
-        self._snapshot: tuple[str, bool, bytes] | None = None  # (id, odds, text) last rendered
+        self._snapshot: tuple[str, bool, bytes] | None = None  # (id, odds, tiles) last encoded
         self._latest: str | None = None
         self._base: str | None = None  # the id of the frame the ring starts after
         self._stop = threading.Event()
@@ -95,18 +96,20 @@ class FrameFeed:
             return self._latest
 
     def whole(self, odds: bool) -> tuple[str, bytes] | None:
-        """Every tile at the latest frame, as one full frame: (its id, its SSE text)."""
+        """Every tile at the latest frame, as one full frame: (its id, its SSE text). Its
+        ``server_time`` is the clock as it is sent, not as the frame was built (a quiet lobby
+        builds none for minutes): a viewer that starts here counts down from it."""
         with self._changed:
             if self._tiles is None or self._latest is None:
                 return None
             cached = self._snapshot
-            if cached is not None and cached[0] == self._latest and cached[1] == odds:
-                return cached[0], cached[2]
-            tiles = self._tiles["full" if odds else "public"]
-            whole = {"cursor": self._cursor, "full": True, "server_time": self._server_time}
-            data = dumps({**whole, "tables": tiles})
-            self._snapshot = (self._latest, odds, sse(self._latest, data))
-            return self._latest, self._snapshot[2]
+            if cached is None or cached[0] != self._latest or cached[1] != odds:
+                tiles = dumps(self._tiles["full" if odds else "public"])  # once a frame
+                cached = self._snapshot = (self._latest, odds, tiles)
+            latest, cursor = self._latest, self._cursor
+        now = utc_text(datetime.now(UTC))
+        whole = {"cursor": cursor, "full": True, "server_time": now}
+        return latest, sse(latest, dumps({**whole, "tables": Fragment(cached[2])}))
 
     def after(self, last: str) -> list[Rendered] | None:
         """The frames after id ``last``, oldest first; ``None`` when the ring no longer reaches
@@ -193,7 +196,6 @@ class FrameFeed:
             apply(self._tiles["full"], full)
             apply(self._tiles["public"], public)
             self._cursor = full["cursor"]
-            self._server_time = full.get("server_time")
             if whole:
                 self._ring.clear()
                 self._number.clear()

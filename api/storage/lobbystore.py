@@ -98,10 +98,6 @@ class Lobby:
         done = self.transport.script(LOBBY_STATUS, **status_named(self.keys, table, stored, data))
         return bool(done)
 
-    def status(self, table: str) -> bytes | None:
-        """The table's stored status (``None``: never reported since it was last named)."""
-        return self.transport.command("HGET", self.keys.statuses, table)
-
     def size(self) -> int:
         """How many tables the lobby lists."""
         return int(self.transport.command("HLEN", self.keys.tables))

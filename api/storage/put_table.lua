@@ -1,5 +1,6 @@
--- Name a table and set its variant and limits (its meta version raised); a retired table is back. Logged
--- for the record. Returns 1.
+-- Name a table and set its variant and limits (its meta version raised); a retired table is
+-- back. Logged for the record (its name and variant; the limits are kept in Redis only).
+-- Returns 1.
 local meta_key = KEYS[1]  -- the table's meta
 local log_key = KEYS[2]  -- the table's log of writes, for the record
 local name = ARGV[1]

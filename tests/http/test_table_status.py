@@ -103,10 +103,20 @@ def test_a_table_retired_and_back_is_open_again(client):
     assert tiles(client)["t1"]["status"] == "open"
 
 
+def test_a_table_retired_and_named_again_is_open_again(client):
+    feed(client, "B", table="t1")
+    report(client, "t1", status="paused", reason="fallen card")
+    client.delete("/v1/tables/t1", headers=AUTH)
+    assert client.put("/v1/tables/t1", json={"name": "T1"}, headers=AUTH).status_code == 200
+    tile = tiles(client)["t1"]
+    assert (tile["status"], tile["status_reason"]) == ("open", None)
+
+
 def test_limits_are_set_with_the_table_and_shown_on_its_tile(client):
     answer = client.put("/v1/tables/t1", json={"name": "Table 1", "limits": LIMITS}, headers=AUTH)
     assert answer.status_code == 200, answer.json
     assert answer.json["limits"] == LIMITS
+    assert isinstance(answer.json["limits"]["table"]["max"], int)  # as sent, not 5000.0
     feed(client, "B", table="t1")
     assert tiles(client)["t1"]["limits"] == LIMITS
     # Named again without them, the table has none.

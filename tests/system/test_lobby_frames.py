@@ -4,7 +4,9 @@ whole lobby) and holds the lobby."""
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
@@ -51,6 +53,19 @@ def test_a_tables_status_and_its_countdown_reach_a_frames_viewer(redis_server):
         server_time = datetime.fromisoformat(viewer.events[-1]["data"]["server_time"])
         left = (datetime.fromisoformat(tile["status_until"]) - server_time).total_seconds()
         assert 10 < left <= 15  # what the browser counts down, whatever its own clock says
+        # A viewer that starts later counts down from the time it was sent its first frame,
+        # not the time the frame was built (no frame is built while nothing changes).
+        time.sleep(3)
+        late = SSEClient(base + "/v1/events")
+        snapshot = json.loads(urllib.request.urlopen(base + "/v1/lobby/frame").read())
+        deadline = time.monotonic() + 10
+        while not late.events:
+            assert time.monotonic() < deadline, "the late viewer got no first frame"
+            time.sleep(0.05)
+        for first in (late.events[0]["data"], snapshot):
+            server_time = datetime.fromisoformat(first["server_time"])
+            assert (until - server_time).total_seconds() < 13
+        late.close()
         send(base, "PUT", "/v1/tables/t1/status", {"status": "dealing"}, KEY)
         keeps_the_lobby(viewer, base)
         assert kept(viewer.events)["t1"]["status"] == "dealing"
