@@ -63,6 +63,19 @@ def test_rounds_arrive_live_with_their_stream_ids(client):
     assert ids == sorted(ids) and len(set(ids)) == 4
 
 
+def test_a_tables_status_comes_on_the_lobby_channel_too(client):
+    """The studio's report reaches a client of the deprecated per-round lobby channel, on a
+    Redis server and on a Redis Cluster (the script touches the lobby's slot only)."""
+    stream = client.get("/v1/events?frames=0", buffered=False)
+    feed(client, "B")
+    answer = client.put("/v1/tables/t1/status", json={"status": "paused"}, headers=AUTH)
+    assert answer.status_code == 200, answer.json
+    events, _ = read(stream, 3)
+    stream.close()
+    assert [e["event"] for e in events] == ["shoe", "round", "status"]
+    assert events[2]["data"]["table"] == "t1" and events[2]["data"]["status"] == "paused"
+
+
 def test_a_client_resumes_after_its_last_event_id(client):
     stream = client.get("/v1/events?frames=0", buffered=False)
     feed(client, "BB")

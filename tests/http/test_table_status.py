@@ -38,6 +38,9 @@ def snapshot(redis_client) -> dict:
     return {key: redis_client.dump(key) for key in redis_client.scan_iter()}
 
 
+# On a Redis server and on a Redis Cluster: every script and command touches one slot.
+pytestmark = pytest.mark.cluster
+
 LIMITS = {"table": {"min": 10, "max": 5000}, "bets": {"tie": {"min": 1, "max": 500}}}
 
 
