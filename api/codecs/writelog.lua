@@ -21,9 +21,14 @@ local function log_void(meta_key, log_key, at, by, shoe, number, version, record
   log_write(meta_key, log_key, at, by, 'void', 'shoe', shoe, 'number', number,
     'version', version, 'record', record)
 end
--- A table named, its variant set.
-local function log_table(meta_key, log_key, at, by, name, variant)
-  log_write(meta_key, log_key, at, by, 'table', 'name', name, 'variant', variant)
+-- A table named, its variant set; limits: its limits (JSON), '' for none (not logged then).
+local function log_table(meta_key, log_key, at, by, name, variant, limits)
+  if limits == '' then
+    log_write(meta_key, log_key, at, by, 'table', 'name', name, 'variant', variant)
+  else
+    log_write(meta_key, log_key, at, by, 'table', 'name', name, 'variant', variant,
+      'limits', limits)
+  end
 end
 -- A table retired; raised: {shoe, version} of each shoe whose version retiring raised.
 local function log_retire(meta_key, log_key, at, by, raised)

@@ -10,7 +10,7 @@ the service made itself without one) and ``kind``, then by kind:
 - ``round``: ``shoe``, ``number``, ``version`` (the shoe's after it), ``record`` (as stored),
   ``opens`` (``1`` when it opened the shoe);
 - ``correction`` and ``void``: ``shoe``, ``number``, ``version``, ``record``;
-- ``table``: ``name``, ``variant``;
+- ``table``: ``name``, ``variant``, and ``limits`` (JSON) when the table has some;
 - ``retire``: ``versions`` (``shoe=version,...``, each shoe's version raised by retiring).
 
 A kind's fields are spelled in this codec only: on the Lua side by :data:`LUA`'s function of
@@ -84,6 +84,13 @@ class LoggedWrite(NamedTuple):
     def variant(self) -> str:
         """The variant a ``table`` write set."""
         return self.fields["variant"]
+
+    @property
+    def limits(self) -> str | None:
+        """The limits a ``table`` write set, as their JSON text (``None``: none). The record
+        chains the text, not the numbers: two JSON encoders may spell a number two ways (``1e-7``,
+        ``1e-07``), never a string."""
+        return self.fields.get("limits") or None
 
     @property
     def versions(self) -> dict[str, int]:

@@ -281,6 +281,8 @@ class Ledger:
                 prev = row.table_head
                 if write.kind == "table":
                     entry |= {"name": write.name, "variant": write.variant}
+                    if write.limits is not None:  # a table without keeps its chain's old form
+                        entry["limits"] = write.limits  # their JSON text
                     row.name, row.variant = write.name, write.variant
                     row.retired = False
                 else:  # retire

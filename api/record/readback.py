@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from api.codecs.jsontext import dumps_text
+from api.codecs.jsontext import dumps_text, loads
 from api.codecs.records import round_of
 from api.record.ledger import SHOE_KINDS, outcome
 from api.storage.coldshoes import RecordTampered
@@ -89,12 +89,13 @@ class Shoe(NamedTuple):
 
 
 class TableChain(NamedTuple):
-    """A table's own chain, checked: its name and variant as its last ``table`` write set them,
-    and each retirement (its number, and the shoes' versions it raised)."""
+    """A table's own chain, checked: its name, variant and limits as its last ``table`` write
+    set them, and each retirement (its number, and the shoes' versions it raised)."""
 
     name: str | None
     variant: str
     retirements: list[tuple[int, dict[str, int]]]
+    limits: dict[str, Any] | None = None
 
 
 def checked(
@@ -124,20 +125,35 @@ def checked(
     return entries
 
 
+def _limits(text: Any) -> dict[str, Any] | bool | None:
+    """A ``table`` write's limits (chained as their JSON text), ``None`` for none, ``False``
+    when they are not limits."""
+    if text is None:
+        return None
+    try:
+        limits = loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return False
+    return limits if isinstance(limits, dict) else False
+
+
 def table_chain(table: str, rows: list[Row]) -> TableChain:
     """The table's own writes, checked from ``GENESIS``."""
-    name, variant, retirements = None, "standard", []
+    name, variant, retirements, limits = None, "standard", [], None
     for entry in checked(table, "", rows, GENESIS, TABLE_KINDS):
         if entry["kind"] == "table":
             name, variant = entry.get("name"), entry.get("variant", "standard")
+            limits = _limits(entry.get("limits"))
             if not (name is None or isinstance(name, str)) or variant not in VARIANTS:
                 raise _malformed(table, "", entry, "names no table")
+            if limits is False:
+                raise _malformed(table, "", entry, "sets no limits")
         else:
             versions = entry.get("versions")
             if not isinstance(versions, dict) or not all(map(_whole, versions.values())):
                 raise _malformed(table, "", entry, "raises no shoe's version")
             retirements.append((entry["number"], versions))
-    return TableChain(name, variant, retirements)
+    return TableChain(name, variant, retirements, limits)
 
 
 def summary_of(table: str, shoe: str, rows: list[Row], first_prev: str) -> Summary:

@@ -86,6 +86,7 @@ class TableRecord(NamedTuple):
     retired: bool
     recorded: int
     shoes: list[str]  # oldest first
+    limits: dict[str, Any] | None = None
 
 
 class ShoeRecord(NamedTuple):
@@ -248,7 +249,7 @@ class RecordReads:
             )
         current, recorded = row
         names = [shoe for (shoe,) in shoes]
-        return TableRecord(own.name, own.variant, current, retired, recorded, names)
+        return TableRecord(own.name, own.variant, current, retired, recorded, names, own.limits)
 
     def rounds(self, table: str, shoe: str, *, writing: bool = False) -> ShoeRecord | None:
         """The shoe's version and each round's latest record (a correction's or a void's),

@@ -76,6 +76,7 @@ class TableSource(Protocol):
     retired: bool
     recorded: int
     shoes: list[str]
+    limits: dict[str, Any] | None
 
 
 class ShoeSource(Protocol):
@@ -213,6 +214,7 @@ class ColdShoes:
             shoes_key=keys.shoes,
             name=found.name or "",
             variant=found.variant,
+            limits=dumps_text(found.limits) if found.limits else "",
             current=found.current_shoe or "",
             retired=int(found.retired),
             logged=found.recorded,

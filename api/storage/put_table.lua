@@ -1,5 +1,5 @@
 -- Name a table and set its variant and limits (its meta version raised); a retired table is
--- back. Logged for the record (its name and variant; the limits are kept in Redis only).
+-- back. Logged for the record, the limits with them when it has some.
 -- Returns 1.
 local meta_key = KEYS[1]  -- the table's meta
 local log_key = KEYS[2]  -- the table's log of writes, for the record
@@ -17,5 +17,5 @@ else
 end
 redis.call('HINCRBY', meta_key, 'mver', 1)
 redis.call('HDEL', meta_key, 'retired')
-log_table(meta_key, log_key, at, by, name, variant)
+log_table(meta_key, log_key, at, by, name, variant, limits)
 return 1

@@ -9,6 +9,7 @@ waits for ``ROADS_HOT_SECONDS`` itself."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -18,6 +19,7 @@ from api.storage.coldshoes import RecordTampered
 from api.storage.failures import NotFound, Retired
 from api.writes.refusals import Conflict
 from roads import Round
+from roads.chain import link
 from roads.simulator import deal_shoe
 from tests.api_helpers import keys as all_keys
 from tests.layer_parts import Parts, build_parts
@@ -120,6 +122,26 @@ def test_redis_losing_everything_is_rebuilt_from_the_record(parts, redis_client)
     record_all(parts.recorder)
     summary = parts.record.cold.checked(parts.record.reads.shoe, "lost", "s2").as_dict()
     assert summary["rounds"] == 7 and summary["writes"] == 7
+
+
+def test_a_tables_limits_are_recorded_and_come_back_with_it(parts, redis_client):
+    # 1e-7: a number two JSON encoders spell two ways (the record chains the limits' text).
+    limits = {"table": {"min": 1e-7, "max": 5000}, "bets": {"tie": {"min": 0.5, "max": 500}}}
+    parts.tables.put("capped", "Capped", "standard", limits=limits)
+    parts.tables.put("free", "Free", "standard")  # without limits: its chain's entry has none
+    deal(parts, "capped", "s1", 3)
+    deal(parts, "free", "s1", 3)
+    record_all(parts.recorder)
+    flush(redis_client)
+    assert parts.tables.get("capped")["limits"] == limits
+    assert parts.tables.get("free")["limits"] is None
+    own = parts.record.reads.table("free")
+    assert own is not None and own.limits is None
+    # The chain checks with the standard library's encoder too (roads.chain, the verifier).
+    exported = list(parts.record.reads.export("capped", ""))
+    assert exported and all(
+        link(line.prev_hash, json.loads(line.canonical)) == line.hash for line in exported
+    )
 
 
 def test_a_new_table_after_a_flush_starts_as_new(parts, redis_client):
