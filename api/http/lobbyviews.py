@@ -10,7 +10,7 @@ from flask import Response
 from flask_smorest import Blueprint
 
 from api.codecs.tablestatus import admits
-from api.codecs.tiles import good_roads_answer, lobby_answer
+from api.codecs.tiles import Tile, good_roads_answer, lobby_answer
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.auth import HEADER, reads_odds
 from api.http.catalogues import catalogue, pattern_text
@@ -105,22 +105,33 @@ def tables(query):
         # The lobby may have moved meanwhile: the answer carries the cursor it was read at.
         cursor, tiles, grown = lobby.tables(grown_road=road if since is not None else None)
         key = (*cursor, sort, road, since, odds, stake, bet)
-        if stake is not None:
-            tiles = [tile for tile in tiles if admits(tile.limits, stake, bet)]
-        if sort == "streak":
-            tiles = sorted_by_streak(tiles, road)
-        else:
-            tiles.sort(key=lambda tile: tile.table)
-        if stake is not None:  # the badge counts the tables the answer lists
-            listed = {tile.table.encode() for tile in tiles}
-            grown = {table: seq for table, seq in grown.items() if table in listed}
-        grew = sum(1 for seq in grown.values() if int(seq) > since) if since is not None else None
-        body = lobby_answer(cursor[1], grew, tiles, odds)
+        tiles = _listed(tiles, sort, road, stake, bet)
+        body = lobby_answer(cursor[1], _grew(tiles, grown, since), tiles, odds)
         answers.put(key, body)
     keep_compressed(f"tables:{key}")  # the same bytes for every client until the cursor moves
     response = json_response(body, etag_of("tables", *key))
     response.vary.add(HEADER)  # the edge flags show with a read key only
     return response
+
+
+def _listed(
+    tiles: list[Tile], sort: str | None, road: str, stake: float | None, bet: str | None
+) -> list[Tile]:
+    """The tiles ``GET /v1/tables`` lists: those whose limits take ``stake`` (on ``bet``) when
+    it is asked, longest current run on ``road`` first with ``sort=streak``, else by id."""
+    if stake is not None:
+        tiles = [tile for tile in tiles if admits(tile.limits, stake, bet)]
+    if sort == "streak":
+        return sorted_by_streak(tiles, road)
+    return sorted(tiles, key=lambda tile: tile.table)
+
+
+def _grew(tiles: list[Tile], grown: dict[bytes, bytes], since: int | None) -> int | None:
+    """The badge: how many of the listed tables' runs grew since the cursor ``since``."""
+    if since is None:
+        return None
+    listed = {tile.table.encode() for tile in tiles}
+    return sum(1 for table, seq in grown.items() if table in listed and int(seq) > since)
 
 
 @blp.route("/v1/good-roads")
