@@ -42,6 +42,12 @@ def keys(redis_client, pattern: str) -> list[bytes]:
     return redis_client.keys(pattern)
 
 
+def dumped(redis_client) -> dict[bytes, bytes]:
+    """Every key and its value (DUMP), on a single server or a cluster: what a refused request
+    must leave as it was."""
+    return {key: redis_client.dump(key) for key in keys(redis_client, "*")}
+
+
 def delete(redis_client, names) -> None:
     """Delete keys one by one (on a cluster they may live in different slots)."""
     for name in names:

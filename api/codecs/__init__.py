@@ -11,6 +11,8 @@ writes it too, the script's side of it beside the Python side):
 - :mod:`.tiles`: a table's lobby tile, and the lobby's answers made of tiles;
 - :mod:`.tablestatus`: a table's status (open, betting until a time ...) and limits, as the
   lobby keeps them and a tile shows them;
+- :mod:`.times`: a moment in JSON, RFC 3339: written in UTC to the millisecond, read in every
+  form the RFC allows;
 - :mod:`.frames`: a lobby frame (each table's tile delta since the frame before) and its
   ``apply``, the reference of the JavaScript client's;
 - :mod:`.watchupdate`: the integrity watch's part of a write, encoded here and read by the

@@ -20,16 +20,17 @@ browser counts down to the end against the server's clock, not its own, without 
 **Limits** are ``{"table": {"min", "max"}, "bets": {BET: {"min", "max"}}}`` in the table's
 currency units, each part optional; a table named without them has ``limits: null``.
 
-Both are kept in the lobby's hashes as the JSON made here (:func:`encode_status`,
+Both are kept in the lobby's hashes as JSON (:func:`status_fields`,
 :func:`api.codecs.tiles.registry_entry`) and read back into tiles by :func:`tile_fields`.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from api.codecs.jsontext import dumps_text, loads
+from api.codecs.jsontext import loads
+from api.codecs.times import now_text, utc_text
 
 STATUSES = ("open", "betting", "dealing", "shuffling", "paused", "closed")
 #: The statuses that need an end time (any may have one: when a shuffle or a pause is to end,
@@ -44,22 +45,17 @@ UNTIL_PAST = timedelta(seconds=5)
 UNTIL_AHEAD = timedelta(days=1)
 
 
-def utc_text(moment: datetime) -> str:
-    """``moment`` as RFC 3339 in UTC with milliseconds: ``2026-11-27T08:00:00.000Z``."""
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def encode_status(status: str, until: datetime | None = None, reason: str | None = None) -> str:
-    """A table's stored status: ``status``, ``status_until`` and ``status_reason`` (each field
-    always there, ``None`` when not given: a frame's delta names what changed, never what
-    went)."""
-    return dumps_text(
-        {
-            "status": status,
-            "status_until": utc_text(until) if until is not None else None,
-            "status_reason": reason or None,
-        }
-    )
+def status_fields(
+    status: str, until: datetime | None = None, reason: str | None = None
+) -> dict[str, Any]:
+    """A table's status as stored and shown: ``status``, ``status_until`` and ``status_reason``
+    (each field always there, ``None`` when not given: a frame's delta names what changed, never
+    what went)."""
+    return {
+        "status": status,
+        "status_until": utc_text(until) if until is not None else None,
+        "status_reason": reason or None,
+    }
 
 
 def decode_status(stored: bytes | str | None) -> dict[str, Any]:
@@ -68,14 +64,10 @@ def decode_status(stored: bytes | str | None) -> dict[str, Any]:
     return dict(DEFAULT) if stored is None else loads(stored)
 
 
-def status_report(table: str, stored: str, now: datetime | None = None) -> dict[str, Any]:
-    """A table's status as its ``status`` event and ``PUT .../status`` tell it: the stored
-    fields, with the table and the service's clock (``server_time``)."""
-    return {
-        "table": table,
-        **loads(stored),
-        "server_time": utc_text(now or datetime.now(UTC)),
-    }
+def status_report(table: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """A table's status as its ``status`` event and ``PUT .../status`` tell it: its
+    :func:`status_fields`, with the table and the service's clock (``server_time``)."""
+    return {"table": table, **fields, "server_time": now_text()}
 
 
 def tile_fields(entry: dict[str, Any], stored_status: bytes | str | None) -> dict[str, Any]:

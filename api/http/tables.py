@@ -2,8 +2,7 @@
 
 from flask_smorest import Blueprint, abort
 
-from api.codecs.jsontext import dumps_text
-from api.codecs.tablestatus import encode_status, status_report
+from api.codecs.tablestatus import status_fields, status_report
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.archive import archive_path
 from api.http.auth import SECURITY, key_name, require_ingest_key
@@ -60,9 +59,9 @@ def put_status(body, table):
     broken = status_rule(body)
     if broken is not None:
         abort(422, message=broken)
-    stored = encode_status(body["status"], body.get("until"), body.get("reason"))
-    report = status_report(table, stored)
-    if not services().lobby.set_status(table, stored, dumps_text(report)):
+    fields = status_fields(body["status"], body.get("until"), body.get("reason"))
+    report = status_report(table, fields)
+    if not services().lobby.set_status(table, fields, report):
         abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
     return report
 

@@ -5,26 +5,33 @@ answer to the latter. The rules of the status are :mod:`api.codecs.tablestatus`'
 from __future__ import annotations
 
 import math
-import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate
 
 from api.codecs.tablestatus import STATUSES, UNTIL_AHEAD, UNTIL_PAST, UNTIL_REQUIRED
+from api.codecs.times import read_rfc3339
 from api.http.requests import Matches, Text
 from roads import VARIANTS
 from roads.variants import BETS
 
 # A display name is shown in every player's lobby: no control characters (C0, DEL, C1) and no
 # bidirectional overrides or isolates (U+202A-202E, U+2066-2069), which could reorder the text
-# around it on the page. So is a pause's reason.
+# around it on the page. So is a status's reason.
 DISPLAY_NAME = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$"
-DISPLAYED = Matches(
-    DISPLAY_NAME,
-    "must not hold control characters or bidirectional overrides (U+202A-202E, U+2066-2069)",
-)
+
+
+def displayed(what: str) -> Matches:
+    """Text shown to players: the error names ``what``."""
+    return Matches(
+        DISPLAY_NAME,
+        f"{what} must not hold control characters or bidirectional overrides "
+        "(U+202A-202E, U+2066-2069)",
+    )
+
+
 LARGEST_STAKE = 10**12
 
 
@@ -45,35 +52,20 @@ class StrictNumber(fields.Number):
         return value  # as stored: 5 stays 5, as every other answer shows it
 
 
-# RFC 3339's date-time (section 5.6): ``T`` and ``Z`` in either case, any fraction of a second,
-# a leap second (``:60``, read as the next second's start), and always an offset.
-RFC3339 = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})",
-    re.ASCII,
-)
-
-
 class Rfc3339(fields.AwareDateTime):
-    """An RFC 3339 date-time, as the document's ``format: date-time`` says: every form the RFC
-    allows, nothing else (Python's ISO 8601 reader alone would take a date without a time)."""
+    """An RFC 3339 date-time, as the document's ``format: date-time`` says
+    (:func:`api.codecs.times.read_rfc3339`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(format="iso", **kwargs)
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> datetime:
-        if not isinstance(value, str) or RFC3339.fullmatch(value) is None:
+        if not isinstance(value, str):
             raise ValidationError("Not an RFC 3339 date-time (like 2026-11-27T08:00:15.000Z).")
-        text, leap = value.upper(), False
-        if text[17:19] == "60":  # a leap second: the one after :59
-            text, leap = text[:17] + "59" + text[19:], True
         try:
-            moment = datetime.fromisoformat(text)
-        except ValueError:
-            raise ValidationError("Not a date-time: a part out of range.") from None
-        try:
-            return moment + timedelta(seconds=1) if leap else moment
-        except OverflowError:  # the leap second after 9999-12-31T23:59:59: past any bound
-            return datetime.max.replace(tzinfo=UTC)
+            return read_rfc3339(value)
+        except ValueError as error:
+            raise ValidationError(str(error)) from None
 
 
 STAKE = {"validate": validate.Range(min=0, max=LARGEST_STAKE)}
@@ -105,9 +97,10 @@ class LimitsSchema(ma.Schema):
 
 def limits_rule(limits: dict[str, Any] | None) -> str | None:
     """What the limits break that their schema cannot state (a 422), or ``None``."""
-    parts = [("table", (limits or {}).get("table"))]
-    parts += [(f"bets.{bet}", bounds) for bet, bounds in ((limits or {}).get("bets") or {}).items()]
-    for where, bounds in parts:
+    limits = limits or {}
+    parts = {"table": limits.get("table")}
+    parts |= {f"bets.{bet}": bounds for bet, bounds in (limits.get("bets") or {}).items()}
+    for where, bounds in parts.items():
         if bounds is not None and bounds["min"] > bounds["max"]:
             return f"limits.{where}: min is above max"
     return None
@@ -116,14 +109,7 @@ def limits_rule(limits: dict[str, Any] | None) -> str | None:
 class TableInSchema(ma.Schema):
     name = Text(
         required=True,
-        validate=[
-            validate.Length(min=1, max=100),
-            Matches(
-                DISPLAY_NAME,
-                "name must not hold control characters or bidirectional overrides "
-                "(U+202A-202E, U+2066-2069)",
-            ),
-        ],
+        validate=[validate.Length(min=1, max=100), displayed("name")],
     )
     variant = Text(load_default="standard", validate=validate.OneOf(VARIANTS))
     limits = fields.Nested(
@@ -143,7 +129,7 @@ class StatusInSchema(ma.Schema):
         },
     )
     reason = Text(
-        validate=[validate.Length(min=1, max=200), DISPLAYED],
+        validate=[validate.Length(min=1, max=200), displayed("reason")],
         metadata={"description": "Why (a pause, a closing), as players are to read it."},
     )
 

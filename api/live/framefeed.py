@@ -5,26 +5,30 @@ however many clients, a frame is rendered twice and kept once.
 
 The reader starts from the keyframe (every tile at one frame) and applies each frame after it,
 so the process always holds every tile at its latest frame: a client that connects (or resumes
-from a frame no longer kept) first gets that whole lobby as one full frame (its tiles encoded once
-per frame, its ``server_time`` as it is sent), then the frames after it.
+from a frame no longer kept) first gets that whole lobby as one full frame (rendered again at
+most every :data:`WHOLE_FRESH` seconds, its ``server_time`` that fresh), then the frames after
+it.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from api.codecs.frames import apply
-from api.codecs.jsontext import Fragment, dumps, loads
-from api.codecs.tablestatus import utc_text
+from api.codecs.jsontext import dumps, loads
+from api.codecs.times import now_text
 from api.live.reconnecting import keep_serving
 from api.storage.framestream import FrameReader, FrameStream, StoredFrame
 from api.storage.processthread import ProcessThread
 
 RING = 240  # frames kept in the process: two minutes at a frame every 500 ms
+# How long the whole lobby rendered for new viewers is served again: its ``server_time`` is at
+# most this old (a countdown that far off), and a crowd connecting at once costs one rendering.
+WHOLE_FRESH = 0.25
 
 
 class Rendered(NamedTuple):
@@ -76,7 +80,8 @@ class FrameFeed:
         self._changed = threading.Condition()
         self._tiles: dict[str, dict[str, Any]] | None = None  # "full"/"public" -> tiles
         self._cursor = 0
-        self._snapshot: tuple[str, bool, bytes] | None = None  # (id, odds, tiles) last encoded
+        # With the odds and without: (frame id, when rendered, SSE text) of the whole lobby.
+        self._snapshot: dict[bool, tuple[str, float, bytes]] = {}
         self._latest: str | None = None
         self._base: str | None = None  # the id of the frame the ring starts after
         self._stop = threading.Event()
@@ -97,19 +102,20 @@ class FrameFeed:
 
     def whole(self, odds: bool) -> tuple[str, bytes] | None:
         """Every tile at the latest frame, as one full frame: (its id, its SSE text). Its
-        ``server_time`` is the clock as it is sent, not as the frame was built (a quiet lobby
-        builds none for minutes): a viewer that starts here counts down from it."""
+        ``server_time`` is the clock as it is sent, to :data:`WHOLE_FRESH` (a quiet lobby builds
+        no frame for minutes, and a viewer that starts here counts down from it); within that,
+        a crowd of new viewers shares one rendering."""
         with self._changed:
             if self._tiles is None or self._latest is None:
                 return None
-            cached = self._snapshot
-            if cached is None or cached[0] != self._latest or cached[1] != odds:
-                tiles = dumps(self._tiles["full" if odds else "public"])  # once a frame
-                cached = self._snapshot = (self._latest, odds, tiles)
-            latest, cursor = self._latest, self._cursor
-        now = utc_text(datetime.now(UTC))
-        whole = {"cursor": cursor, "full": True, "server_time": now}
-        return latest, sse(latest, dumps({**whole, "tables": Fragment(cached[2])}))
+            now = time.monotonic()
+            cached = self._snapshot.get(odds)
+            if cached is None or cached[0] != self._latest or now - cached[1] > WHOLE_FRESH:
+                whole = {"cursor": self._cursor, "full": True, "server_time": now_text()}
+                tiles = self._tiles["full" if odds else "public"]
+                text = sse(self._latest, dumps({**whole, "tables": tiles}))
+                cached = self._snapshot[odds] = (self._latest, now, text)
+            return cached[0], cached[2]
 
     def after(self, last: str) -> list[Rendered] | None:
         """The frames after id ``last``, oldest first; ``None`` when the ring no longer reaches

@@ -18,12 +18,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 from api.codecs.frames import tile_delta
 from api.codecs.jsontext import Fragment, dumps, loads
-from api.codecs.tablestatus import utc_text
+from api.codecs.times import now_text
 from api.storage.framestream import FrameStream
 from api.storage.leases import TAKEN, Candidate
 from api.storage.lobbystore import Lobby
@@ -170,6 +169,6 @@ def _frame(
         frame["after"] = after
     # The service's clock as the frame is built: a browser counts down to a tile's
     # ``status_until`` against it, whatever its own clock says.
-    frame["server_time"] = utc_text(datetime.now(UTC))
+    frame["server_time"] = now_text()
     frame["tables"] = tables
     return frame

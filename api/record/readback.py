@@ -125,16 +125,19 @@ def checked(
     return entries
 
 
-def _limits(text: Any) -> dict[str, Any] | bool | None:
-    """A ``table`` write's limits (chained as their JSON text), ``None`` for none, ``False``
-    when they are not limits."""
+def _limits(table: str, entry: dict[str, Any]) -> dict[str, Any] | None:
+    """A ``table`` write's limits (chained as their JSON text), ``None`` for none; raise
+    :class:`RecordTampered` when they are not limits."""
+    text = entry.get("limits")
     if text is None:
         return None
     try:
         limits = loads(text) if isinstance(text, str) else None
     except ValueError:
-        return False
-    return limits if isinstance(limits, dict) else False
+        limits = None
+    if not isinstance(limits, dict):
+        raise _malformed(table, "", entry, "sets no limits")
+    return limits
 
 
 def table_chain(table: str, rows: list[Row]) -> TableChain:
@@ -143,11 +146,9 @@ def table_chain(table: str, rows: list[Row]) -> TableChain:
     for entry in checked(table, "", rows, GENESIS, TABLE_KINDS):
         if entry["kind"] == "table":
             name, variant = entry.get("name"), entry.get("variant", "standard")
-            limits = _limits(entry.get("limits"))
             if not (name is None or isinstance(name, str)) or variant not in VARIANTS:
                 raise _malformed(table, "", entry, "names no table")
-            if limits is False:
-                raise _malformed(table, "", entry, "sets no limits")
+            limits = _limits(table, entry)
         else:
             versions = entry.get("versions")
             if not isinstance(versions, dict) or not all(map(_whole, versions.values())):

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from api.codecs.times import utc_text
 from api.record.database import Database, RecordBusy, RecordUnavailable
 from api.record.readback import (
     Row,
@@ -70,8 +71,8 @@ class ShoeSummary(NamedTuple):
             "banker": played.count("B"),
             "player": played.count("P"),
             "tie": played.count("T"),
-            "opened_at": _iso(self.opened_at),
-            "closed_at": _iso(self.closed_at) if self.closed_at else None,
+            "opened_at": utc_text(self.opened_at),
+            "closed_at": utc_text(self.closed_at) if self.closed_at else None,
             "head": self.head,
             "writes": self.writes,
         }
@@ -353,10 +354,6 @@ def _written_after(conn: Any, table: str, number: int) -> bool:
         (table, number),
     ).fetchone()
     return found is not None
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _encode_cursor(last: ShoeSummary) -> str:

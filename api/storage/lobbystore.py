@@ -41,7 +41,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from api.codecs.jsontext import loads
+from api.codecs.jsontext import dumps_text, loads
 from api.codecs.tiles import EMPTY, Tile, registry_entry
 from api.storage.keys import LobbyKeys
 from api.storage.lobbyscript import LOBBY_RETIRE, LOBBY_STATUS, retire_named, status_named
@@ -91,12 +91,12 @@ class Lobby:
         found = self.transport.script(LOBBY_RETIRE, **retire_named(self.keys, table))
         return bool(found)
 
-    def set_status(self, table: str, stored: str, data: str) -> bool:
-        """Set the table's status (``stored``, :func:`api.codecs.tablestatus.encode_status`),
-        with a ``status`` event whose data is ``data``; ``False`` when the lobby does not list
-        the table (:data:`~api.storage.lobbyscript.LOBBY_STATUS`)."""
-        done = self.transport.script(LOBBY_STATUS, **status_named(self.keys, table, stored, data))
-        return bool(done)
+    def set_status(self, table: str, fields: dict[str, Any], report: dict[str, Any]) -> bool:
+        """Set the table's status (:func:`api.codecs.tablestatus.status_fields`), with a
+        ``status`` event of ``report``; ``False`` when the lobby does not list the table
+        (:data:`~api.storage.lobbyscript.LOBBY_STATUS`)."""
+        named = status_named(self.keys, table, dumps_text(fields), dumps_text(report))
+        return bool(self.transport.script(LOBBY_STATUS, **named))
 
     def size(self) -> int:
         """How many tables the lobby lists."""

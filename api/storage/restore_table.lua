@@ -1,7 +1,7 @@
 -- Bring back a table whose meta Redis lost, from the record: its name, variant, limits,
 -- current shoe, retired mark and shoe list, its log number at the record's, and its write
--- sequence and meta version raised to the margin (api/storage/coldshoes.py says why). Returns 1 when restored,
--- 0 when the table is here (nothing is changed).
+-- sequence and meta version raised to the margin (api/storage/coldshoes.py says why).
+-- Returns 1 when restored, 0 when the table is here (nothing is changed).
 local meta_key = KEYS[1]  -- the table's meta
 local shoes_key = KEYS[2]  -- the table's shoe list
 local name = ARGV[1]  -- '' none

@@ -22,9 +22,8 @@ FRAME_MS = 100
 
 @pytest.fixture
 def app(backend, redis_client):
-    app = make_app(backend.url, cluster=backend.cluster, sse_heartbeat=0.2, frame_ms=FRAME_MS)
-    yield app
-    app.extensions["roads"].framer.stop()  # its thread would build on the next test's Redis
+    # Its jobs (the frame builder) stop with the test (tests/conftest.py).
+    return make_app(backend.url, cluster=backend.cluster, sse_heartbeat=0.2, frame_ms=FRAME_MS)
 
 
 def lobby(client, headers=None) -> dict[str, dict]:

@@ -17,20 +17,12 @@ from tests.sse_client import sse_events
 PROXIED = {"Grip-Sig": signed()}  # as Pushpin signs its requests (an hour ahead)
 
 
-def stopped(app) -> None:
-    """Stop the app's leased jobs: their threads would go on into the next test's Redis."""
-    services = app.extensions["roads"]
-    for job in (services.publisher, services.framer, services.frame_publisher):
-        job.stop()
-
-
 @pytest.fixture
 def proxied(redis_server, redis_client):
     app = make_app(
         redis_server.url, grip_urls=("http://127.0.0.1:9",), grip_key=GRIP_KEY, frame_ms=50
     )
-    yield app.test_client()
-    stopped(app)
+    return app.test_client()  # its jobs stop with the test (tests/conftest.py)
 
 
 def deal(client, table: str, results: str, first: int) -> None:
@@ -226,31 +218,28 @@ def test_with_the_odds_behind_keys_a_keyed_client_is_held_on_the_odds_channels(
     the odds: channels the client was held on, and that is what lets it read the odds."""
     app = keyed_grip_app(redis_server)
     client = app.test_client()
-    try:
-        feed(client, "BP", table="a")
-        headers, _ = held(client, "?tables=a", **{"X-API-Key": "read-key"})
-        assert headers["Grip-Channel"].startswith("odds:t:a; prev-id=")
-        assert "key=" not in headers["Grip-Link"]
-        plain, _ = held(client, "?tables=a")
-        assert plain["Grip-Channel"].startswith("t:a; prev-id=")
-        assert "key=" not in plain["Grip-Link"]
-        keyed, _, _ = frames_held(client, **{"X-API-Key": "read-key"})
-        assert keyed["Grip-Channel"].startswith("odds:frames")
-        assert keyed["Grip-Link"] == "</v1/events>; rel=next; timeout=120"
-        # The proxy's next link, naming the odds channel it holds the client on: still odds.
-        start = headers["Grip-Channel"].split("prev-id=")[1]
-        deal(client, "a", "P", first=3)
-        again, events = held(client, "?tables=a", **{"Grip-Last": f"odds:t:a; last-id={start}"})
-        assert again["Grip-Channel"].startswith("odds:t:a; prev-id=")
-        assert [e["data"]["round"] for e in events if e["event"] == "round"] == [3]
-        # A client naming the odds channel itself, with a signature that does not verify:
-        # an ordinary viewer, without the odds.
-        forged = {"Grip-Sig": forgeries()["wrong-key"], "Grip-Last": f"odds:t:a; last-id={start}"}
-        answer = client.get("/v1/events?tables=a", headers=forged, buffered=False)
-        assert "Grip-Hold" not in answer.headers
-        answer.close()
-    finally:
-        stopped(app)
+    feed(client, "BP", table="a")
+    headers, _ = held(client, "?tables=a", **{"X-API-Key": "read-key"})
+    assert headers["Grip-Channel"].startswith("odds:t:a; prev-id=")
+    assert "key=" not in headers["Grip-Link"]
+    plain, _ = held(client, "?tables=a")
+    assert plain["Grip-Channel"].startswith("t:a; prev-id=")
+    assert "key=" not in plain["Grip-Link"]
+    keyed, _, _ = frames_held(client, **{"X-API-Key": "read-key"})
+    assert keyed["Grip-Channel"].startswith("odds:frames")
+    assert keyed["Grip-Link"] == "</v1/events>; rel=next; timeout=120"
+    # The proxy's next link, naming the odds channel it holds the client on: still odds.
+    start = headers["Grip-Channel"].split("prev-id=")[1]
+    deal(client, "a", "P", first=3)
+    again, events = held(client, "?tables=a", **{"Grip-Last": f"odds:t:a; last-id={start}"})
+    assert again["Grip-Channel"].startswith("odds:t:a; prev-id=")
+    assert [e["data"]["round"] for e in events if e["event"] == "round"] == [3]
+    # A client naming the odds channel itself, with a signature that does not verify:
+    # an ordinary viewer, without the odds.
+    forged = {"Grip-Sig": forgeries()["wrong-key"], "Grip-Last": f"odds:t:a; last-id={start}"}
+    answer = client.get("/v1/events?tables=a", headers=forged, buffered=False)
+    assert "Grip-Hold" not in answer.headers
+    answer.close()
 
 
 def test_a_keyed_clients_catch_up_over_a_page_is_held_at_the_page_end_on_the_odds(
@@ -261,24 +250,19 @@ def test_a_keyed_clients_catch_up_over_a_page_is_held_at_the_page_end_on_the_odd
     odds channels."""
     app = keyed_grip_app(redis_server)
     client = app.test_client()
-    try:
-        feed(client, "B", table="a")
-        channel = held(client, "?tables=a", **{"X-API-Key": "read-key"})[0]["Grip-Channel"]
-        start = channel.split("prev-id=")[1]
-        deal(client, "a", "BP" * 65, first=2)
-        headers, events = held(
-            client, "?tables=a", **{"X-API-Key": "read-key", "Last-Event-ID": start}
-        )
-        rounds = [e["data"]["round"] for e in events if e["event"] == "round"]
-        assert headers["Grip-Hold"] == "stream" and "key=" not in headers["Grip-Link"]
+    feed(client, "B", table="a")
+    channel = held(client, "?tables=a", **{"X-API-Key": "read-key"})[0]["Grip-Channel"]
+    start = channel.split("prev-id=")[1]
+    deal(client, "a", "BP" * 65, first=2)
+    headers, events = held(client, "?tables=a", **{"X-API-Key": "read-key", "Last-Event-ID": start})
+    rounds = [e["data"]["round"] for e in events if e["event"] == "round"]
+    assert headers["Grip-Hold"] == "stream" and "key=" not in headers["Grip-Link"]
+    end = events[-1]["id"]
+    assert headers["Grip-Channel"] == f"odds:t:a; prev-id={end}" and rounds[-1] < 131
+    while rounds[-1] < 131:
+        grip_last = {"Grip-Last": f"odds:t:a; last-id={end}"}
+        headers, events = held(client, "?tables=a", **grip_last)
+        assert headers["Grip-Channel"].startswith("odds:t:a; prev-id=")
+        rounds += [e["data"]["round"] for e in events if e["event"] == "round"]
         end = events[-1]["id"]
-        assert headers["Grip-Channel"] == f"odds:t:a; prev-id={end}" and rounds[-1] < 131
-        while rounds[-1] < 131:
-            grip_last = {"Grip-Last": f"odds:t:a; last-id={end}"}
-            headers, events = held(client, "?tables=a", **grip_last)
-            assert headers["Grip-Channel"].startswith("odds:t:a; prev-id=")
-            rounds += [e["data"]["round"] for e in events if e["event"] == "round"]
-            end = events[-1]["id"]
-        assert rounds == list(range(2, 132))
-    finally:
-        stopped(app)
+    assert rounds == list(range(2, 132))

@@ -10,7 +10,7 @@ import pytest
 
 from api.codecs.tablestatus import admits
 from api.storage.keys import Keyspace
-from tests.api_helpers import feed
+from tests.api_helpers import dumped, feed
 from tests.conftest import AUTH
 from tests.sse_client import sse_events
 
@@ -31,11 +31,6 @@ def tiles(client, query: str = "") -> dict[str, dict]:
 
 def report(client, table: str, **body):
     return client.put(f"/v1/tables/{table}/status", json=body, headers=AUTH)
-
-
-def snapshot(redis_client) -> dict:
-    """Every key and its value (DUMP): what a refused report must leave as it was."""
-    return {key: redis_client.dump(key) for key in redis_client.scan_iter()}
 
 
 # On a Redis server and on a Redis Cluster: every script and command touches one slot.
@@ -179,11 +174,11 @@ def test_a_bad_report_is_refused_naming_the_problem_and_changes_nothing(
 ):
     feed(client, "B", table="t1")
     report(client, "t1", status="paused", reason="before")
-    before = snapshot(redis_client)
+    before = dumped(redis_client)
     answer = report(client, "t1", **body)
     assert answer.status_code == status, answer.json
     assert named in str(answer.json), answer.json
-    assert snapshot(redis_client) == before
+    assert dumped(redis_client) == before
 
 
 def test_any_status_may_say_why_and_until_when(client):
@@ -218,11 +213,11 @@ def test_bad_limits_are_refused_naming_the_problem_and_change_nothing(
     client, redis_client, limits, status, named
 ):
     client.put("/v1/tables/t1", json={"name": "T1", "limits": LIMITS}, headers=AUTH)
-    before = snapshot(redis_client)
+    before = dumped(redis_client)
     answer = client.put("/v1/tables/t1", json={"name": "T1", "limits": limits}, headers=AUTH)
     assert answer.status_code == status, answer.json
     assert named in str(answer.json), answer.json
-    assert snapshot(redis_client) == before
+    assert dumped(redis_client) == before
 
 
 def test_empty_limits_are_none(client):

@@ -17,6 +17,7 @@ from api.storage.failures import NotFound
 from api.writes.refusals import Conflict
 from api.writes.writer import Written
 from roads import Round, Scorecard
+from tests.api_helpers import dumped
 from tests.layer_parts import Parts, build_parts
 
 # Also run on a local Redis Cluster (see conftest.py).
@@ -31,11 +32,6 @@ def parts(backend, redis_client) -> Parts:
 def roads_of(parts: Parts, table: str = "t1", shoe: str = "s1") -> dict:
     """The shoe's roads as stored (its scorecard at its version)."""
     return parts.states.current(table, shoe)[1].as_dict()
-
-
-def stored(client) -> dict:
-    """Every key and its value (DUMP): what a refused write must leave as it was."""
-    return {key: client.dump(key) for key in client.scan_iter()}
 
 
 def feed(parts: Parts, results: str, shoe: str = "s1") -> None:
@@ -55,27 +51,27 @@ def test_a_round_appended_is_stored_with_the_roads(parts):
 def test_the_identical_round_again_is_answered_as_it_was(parts, redis_client):
     first = parts.writer.append("t1", "s1", 1, Round("B"))
     parts.writer.append("t1", "s1", 2, Round("P"))
-    before = stored(redis_client)
+    before = dumped(redis_client)
     again = parts.writer.append("t1", "s1", 1, Round("B"))
     assert again == Written(False, first.record, 1)
-    assert stored(redis_client) == before
+    assert dumped(redis_client) == before
 
 
 def test_a_round_that_does_not_fit_is_refused_and_changes_nothing(parts, redis_client):
     feed(parts, "BP")
-    before = stored(redis_client)
+    before = dumped(redis_client)
     with pytest.raises(Conflict, match="round 4 is not the next round of shoe s1") as gap:
         parts.writer.append("t1", "s1", 4, Round("B"))
     assert gap.value.details == {"expected_round": 3}
     with pytest.raises(Conflict, match="already stored with different result") as differs:
         parts.writer.append("t1", "s1", 2, Round("B"))
     assert differs.value.details == {"expected_round": 3, "differs": ["result"]}
-    assert stored(redis_client) == before
+    assert dumped(redis_client) == before
     feed(parts, "T", shoe="s2")  # a new shoe closes s1
-    before = stored(redis_client)
+    before = dumped(redis_client)
     with pytest.raises(Conflict, match="shoe s1 is closed: the table's current shoe is s2"):
         parts.writer.append("t1", "s1", 3, Round("B"))
-    assert stored(redis_client) == before
+    assert dumped(redis_client) == before
 
 
 def test_a_correction_rewrites_the_roads(parts):
