@@ -33,7 +33,7 @@ from api.accesslog import process_log
 from api.config import Settings
 from api.demo import DemoFeeder
 from api.http import compression, openapi, register, securityheaders, traffic
-from api.http.answers import IdConverter
+from api.http.answers import GameIdConverter, IdConverter
 from api.http.hotreads import HotReads
 from api.http.keyring import Keys
 from api.jobs import start_jobs
@@ -63,6 +63,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         MAX_CONTENT_LENGTH=settings.max_body,
     )
     app.url_map.converters["id"] = IdConverter
+    app.url_map.converters["game_id"] = GameIdConverter
     if settings.embedded:
         log.warning("no REDIS_URL: using an embedded in-process Redis (fakeredis); nothing is kept")
     services = Services.build(settings)

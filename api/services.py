@@ -28,6 +28,7 @@ from api.record.service import Record
 from api.storage.clients import RedisClients, database_of
 from api.storage.eventstream import EventStream
 from api.storage.framestream import FrameStream
+from api.storage.games import Games
 from api.storage.integrity.watchapply import IntegrityApply
 from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
@@ -81,6 +82,7 @@ class Services:
     drift: DriftWatch  # the day's drift, tested across tables and alerted
     integrity_streams: Gate  # operators following the alert stream, at once
     record_reads: Gate  # reads of the record (a table's past, the archive), at once
+    games: Games  # rounds by game id and a table's last rounds, from Redis
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -187,6 +189,7 @@ class Services:
             drift=DriftWatch(integrity_store),
             integrity_streams=Gate(INTEGRITY_STREAMS, "integrity alert streams"),
             record_reads=Gate(settings.record_reads, "reads of the record"),
+            games=Games(transport, keys),
         )
 
     def ping(self) -> bool:

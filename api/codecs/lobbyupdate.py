@@ -7,7 +7,7 @@ length in bytes. The JSON holds the shoe;
 its tile ``summary`` and Big Road ``shape`` (each JSON, stored as they are); the patterns matched
 (``id=since_round,...``); how each lobby road's current run changed (``road=+`` grew, ``road=-``
 another run started); the bets with an edge (``bet=rtp,...``); the write's events, each ``[type,
-data JSON, patch JSON or ""]``.
+data JSON, patch JSON or ""]``; and the round's ``dealer`` (JSON) when it names one.
 
 Kept (:class:`Stored`): ``SEQ:CURRENT:UPDATE``, the table's write sequence number, ``1`` when the
 shoe is the table's current one (else ``0``), then the update. The write scripts keep it with
@@ -40,20 +40,22 @@ class LobbyUpdate:
     edges: str
     events: tuple[StreamEvent, ...]
     watch: str = ""  # the integrity watch's part (api.codecs.watchupdate), "" for none
+    dealer: str = ""  # the round's dealer (JSON, api.codecs.roundfacts), "" for none
 
     def encode(self) -> str:
         watch = self.watch.encode()
-        return f"{len(watch)}:{self.watch}" + dumps_text(
-            {
-                "shoe": self.shoe,
-                "summary": self.summary,
-                "shape": self.shape,
-                "matched": self.matched,
-                "runs": self.runs,
-                "edges": self.edges,
-                "events": [list(event) for event in self.events],
-            }
-        )
+        body = {
+            "shoe": self.shoe,
+            "summary": self.summary,
+            "shape": self.shape,
+            "matched": self.matched,
+            "runs": self.runs,
+            "edges": self.edges,
+            "events": [list(event) for event in self.events],
+        }
+        if self.dealer:  # an update without one is as it always was
+            body["dealer"] = self.dealer
+        return f"{len(watch)}:{self.watch}" + dumps_text(body)
 
     @classmethod
     def decode(cls, text: bytes | str) -> LobbyUpdate:

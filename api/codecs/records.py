@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.codecs.jsontext import dumps_text, loads
+from api.codecs.roundfacts import NO_FACTS, RoundFacts
 from roads import Round
 
 # What makes two reports of a round "the same round" (a dealer retry) or a different one, by
@@ -23,9 +24,12 @@ PARTS = {
 }
 
 
-def record_of(number: int, round: Round, version: int) -> dict[str, Any]:
-    """The stored record of round ``number``, written at shoe ``version``."""
-    return {"round": number, **round.as_dict(), "version": version}
+def record_of(
+    number: int, round: Round, version: int, facts: RoundFacts = NO_FACTS
+) -> dict[str, Any]:
+    """The stored record of round ``number``, written at shoe ``version``, with the round's own
+    ``facts`` (:mod:`api.codecs.roundfacts`; a record without them is as it always was)."""
+    return {"round": number, **round.as_dict(), **facts.fields(), "version": version}
 
 
 def encode(record: dict[str, Any]) -> str:
@@ -52,15 +56,20 @@ def round_of(record: dict[str, Any]) -> Round:
     return round.voided() if record.get("void") else round
 
 
-def differences(record: dict[str, Any], round: Round) -> list[str]:
+def differences(record: dict[str, Any], round: Round, game_id: str | None = None) -> list[str]:
     """The parts of ``round`` (``result``, ``cards``, ``totals``, ``pairs``, ``natural``) that
-    are not what the record holds; none when it is the same round (a resend is a retry)."""
+    are not what the record holds, and ``game_id`` when one is sent that is not the record's;
+    none when it is the same round (a resend is a retry: when and by whom it was dealt are the
+    first report's)."""
     reported = round.as_dict()
-    return [
+    differs = [
         part
         for part, names in PARTS.items()
         if any(record.get(name) != reported[name] for name in names)
     ]
+    if game_id is not None and record.get("game_id") != game_id:
+        differs.append("game_id")
+    return differs
 
 
 def same_round(record: dict[str, Any], round: Round) -> bool:

@@ -1,7 +1,8 @@
 """A table's lobby tile, and the lobby's answers made of tiles.
 
 A tile is the table's id, its registry entry (``name``, ``variant``, ``limits``,
-:func:`registry_entry`), its status (``status``, ``status_until``, :mod:`.tablestatus`) and
+:func:`registry_entry`), its status (``status``, ``status_until``, :mod:`.tablestatus`), its
+current ``dealer`` (``{"id", "name"}``, :mod:`.roundfacts`; ``null`` when none was reported) and
 its current shoe's summary (:func:`roads.lobby.summary` with ``shoe``, ``version`` and ``format``;
 a table with no round yet has :data:`EMPTY`). Each tile is encoded once while its stored values
 are unchanged, in full and without the odds (its ``edge`` empty), and the answers embed the
@@ -81,15 +82,23 @@ class Tile:
 
     @classmethod
     def of(
-        cls, table: str, entry: bytes, summary: bytes | None, status: bytes | None = None
+        cls,
+        table: str,
+        entry: bytes,
+        summary: bytes | None,
+        status: bytes | None = None,
+        dealer: bytes | None = None,
     ) -> Tile:
         """The tile of ``table`` from its registry entry, its shoe's stored summary (``None``:
-        no round yet) and its stored status (``None``: never reported)."""
+        no round yet), its stored status (``None``: never reported) and its current dealer
+        (``None``: none reported)."""
         parsed = loads(summary) if summary is not None else None
         if parsed is not None and "roads" not in parsed:
             # Stored before tiles carried their roads: empty until the table's next write.
             parsed["roads"] = EMPTY["roads"]
-        tile = {"table": table, **tile_fields(loads(entry), status), **(parsed or EMPTY)}
+        table_fields = tile_fields(loads(entry), status)
+        current = loads(dealer) if dealer is not None else None
+        tile = {"table": table, **table_fields, "dealer": current, **(parsed or EMPTY)}
         return cls(table, dumps(tile), dumps({**tile, "edge": {}}), parsed, tile["limits"])
 
     @property

@@ -28,6 +28,20 @@ def now_text() -> str:
     return utc_text(datetime.now(UTC))
 
 
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+
+def read_day_or_moment(text: str) -> tuple[datetime, bool]:
+    """The moment ``text`` states, RFC 3339 or a UTC day ``YYYY-MM-DD`` (its first moment), and
+    whether it was a day. Raises ``ValueError`` naming what is wrong."""
+    if DAY.fullmatch(text) is None:
+        return read_rfc3339(text), False
+    try:
+        return datetime.fromisoformat(text).replace(tzinfo=UTC), True
+    except ValueError:
+        raise ValueError("Not a day: a part out of range.") from None
+
+
 def read_rfc3339(text: str) -> datetime:
     """The aware moment ``text`` states. Raises ``ValueError`` naming what is wrong. The leap
     second after 9999-12-31T23:59:59 is the latest moment Python holds."""

@@ -2,13 +2,16 @@
 
 - one module per resource: :mod:`.rounds` (ingest and a shoe's rounds), :mod:`.roads` (the
   scorecards), :mod:`.images` (their pictures), :mod:`.odds`, :mod:`.tables`, :mod:`.archive`
-  (retired tables), :mod:`.historyviews` (a table's past from the record), :mod:`.checkpoints` (the
-  record's latest signed checkpoint), :mod:`.rarity`, :mod:`.lobbyviews`, :mod:`.integrity` (the
-  watch, for operators), :mod:`.feedviews` (the live feeds), :mod:`.health` (with ``/metrics``) and
-  :mod:`.pages` (the lobby page, ``/docs``, the JavaScript client);
+  (retired tables), :mod:`.historyviews` (a table's past from the record), :mod:`.gameviews`
+  (rounds by game id, a table's last games, its rounds by day, every table's exported),
+  :mod:`.checkpoints` (the record's latest signed checkpoint), :mod:`.rarity`,
+  :mod:`.lobbyviews`, :mod:`.integrity` (the watch, for operators), :mod:`.feedviews` (the live
+  feeds), :mod:`.health` (with ``/metrics``) and :mod:`.pages` (the lobby page, ``/docs``, the
+  JavaScript client);
 - their schemas: :mod:`.requests`, :mod:`.responses`, :mod:`.historyschemas`,
   :mod:`.lobbyschemas`, :mod:`.rarityschemas`, :mod:`.integrityschemas`,
-  :mod:`.tableschemas`; :mod:`.querynumbers` (a query's numbers, as plain decimal text only);
+  :mod:`.tableschemas`, :mod:`.gameschemas`; their field types, :mod:`.fieldtypes`;
+  :mod:`.querynumbers` (a query's numbers, as plain decimal text only);
   :mod:`.openapi` (what the document says beyond the fields); :mod:`.catalogues` (the page's
   language catalogues, as the API names the patterns from them);
 - what the views share: :mod:`.answers` (the services, ETags, answers through the read cache),
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from api.codecs.roundfacts import GAME_ID_PATTERN
 from api.http import (
     archive,
     auth,
@@ -47,6 +51,7 @@ from api.http import (
     checkpoints,
     errorreplies,
     feedviews,
+    gameviews,
     health,
     historyviews,
     images,
@@ -60,7 +65,7 @@ from api.http import (
     tables,
 )
 from api.http import roads as roads_views
-from api.http.answers import IdConverter
+from api.http.answers import GameIdConverter, IdConverter
 from api.http.cors import enable_cors
 from api.http.errorreplies import RoadsApi
 from api.http.openapi import ReportFormsPlugin
@@ -72,6 +77,9 @@ def register(app: Flask) -> RoadsApi:
     api = RoadsApi(app, spec_kwargs={"extra_plugins": [ReportFormsPlugin()]})
     api.register_converter(
         IdConverter, lambda converter: {"type": "string", "pattern": f"^{ID_PATTERN}$"}
+    )
+    api.register_converter(
+        GameIdConverter, lambda converter: {"type": "string", "pattern": GAME_ID_PATTERN}
     )
     api.spec.components.security_scheme(
         "ApiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"}
@@ -93,6 +101,7 @@ def register(app: Flask) -> RoadsApi:
         feedviews.blp,
         archive.blp,
         historyviews.blp,
+        gameviews.blp,
         checkpoints.blp,
         integrity.blp,
         rarity.blp,

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Response, current_app, request
 from werkzeug.routing import BaseConverter
 
+from api.codecs.roundfacts import GAME_ID_CHARS
 from api.http.hotreads import mark
 from api.http.requests import ID_PATTERN
 from api.services import Services
@@ -22,6 +23,13 @@ class IdConverter(BaseConverter):
     key is ever built from raw input."""
 
     regex = ID_PATTERN
+
+
+class GameIdConverter(BaseConverter):
+    """A game id (:data:`api.codecs.roundfacts.GAME_ID_PATTERN`); anything else is not a
+    route (404)."""
+
+    regex = GAME_ID_CHARS + "{1,64}"
 
 
 def services() -> Services:

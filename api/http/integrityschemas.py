@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
-from api.http.requests import Matches
+from api.http.fieldtypes import Matches
 
 KINDS = [
     "unshuffled",

@@ -10,7 +10,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.codecs.tablestatus import STATUSES
-from api.http.responses import StreakSchema, streaks_schema
+from api.http.responses import DealerOutSchema, StreakSchema, streaks_schema
 from api.http.tableschemas import LimitsSchema
 from roads.lobby import LOBBY_ROADS
 
@@ -122,6 +122,12 @@ class TileSchema(ma.Schema):
     )
     status_reason = fields.String(
         allow_none=True, required=True, metadata={"description": "Why, when the studio said."}
+    )
+    dealer = fields.Nested(
+        DealerOutSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "Who deals at the table, as its last round said (null: none)."},
     )
     format = fields.Integer(
         metadata={

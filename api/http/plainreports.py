@@ -14,9 +14,16 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from api.codecs.roundfacts import DEALER_NAME_LENGTH, GAME_ID_PATTERN, NAMES
+from api.codecs.times import read_rfc3339
+from api.http.fieldtypes import DISPLAY_NAME
+
+FACTS = frozenset(NAMES)  # a round's own facts, with either form
 CARDS = frozenset({"round", "player", "banker"})
 RESULT = frozenset({"round", "result"})
 DETAILS = RESULT | {"player_pair", "banker_pair", "natural", "player_total", "banker_total"}
+GAME_ID = re.compile(GAME_ID_PATTERN)
+SHOWN = re.compile(DISPLAY_NAME)
 RESULTS = ("B", "P", "T")
 ROUNDS = range(1, 4097)  # RoundInSchema's round: 1 to 4096
 TOTALS = range(10)
@@ -37,11 +44,23 @@ class PlainReports:
         if data["round"] not in ROUNDS:
             return None
         keys = data.keys()
+        facts = keys & FACTS
+        if facts:
+            keys = keys - facts
+            loaded = {name: _fact(name, data[name]) for name in facts}
+            if None in loaded.values():
+                return None
         if keys == CARDS:
             if not (self._hand(data["player"]) and self._hand(data["banker"])):
                 return None
         elif not (RESULT <= keys <= DETAILS and all(_detail(n, data[n]) for n in keys)):
             return None
+        if facts:
+            return {
+                name: loaded[name] if name in loaded else _copy(data[name])
+                for name in self.order
+                if name in data
+            }
         return {name: _copy(data[name]) for name in self.order if name in data}
 
     def _hand(self, cards: Any) -> bool:
@@ -61,6 +80,40 @@ def _detail(name: str, value: Any) -> bool:
     if name.endswith("_total"):
         return type(value) is int and value in TOTALS
     return type(value) is bool  # the pair and natural flags
+
+
+def _fact(name: str, value: Any) -> Any:
+    """A fact's value as its field loads it, or ``None`` when it is not plain."""
+    if name == "game_id":
+        return value if type(value) is str and GAME_ID.fullmatch(value) else None
+    if name == "dealt_at":
+        try:
+            return read_rfc3339(value) if type(value) is str else None
+        except ValueError:
+            return None
+    return _dealer(value)
+
+
+def _dealer(value: Any) -> dict[str, str] | None:
+    """A dealer as its nested schema loads it: ``id``, and ``name`` when given."""
+    if type(value) is not dict or not value.keys() <= {"id", "name"}:
+        return None
+    id, name = value.get("id"), value.get("name", "")
+    if type(id) is not str or not GAME_ID.fullmatch(id) or type(name) is not str:
+        return None
+    if "name" in value and not (
+        1 <= len(name) <= DEALER_NAME_LENGTH and SHOWN.fullmatch(name) and _utf8(name)
+    ):
+        return None
+    return {"id": id, "name": name} if "name" in value else {"id": id}
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _copy(value: Any) -> Any:

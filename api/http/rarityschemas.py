@@ -8,8 +8,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from api.http.fieldtypes import Matches, Text
 from api.http.querynumbers import QueryInteger
-from api.http.requests import Matches, Text, custom_expression
+from api.http.requests import custom_expression
 from roads.expressions import EXPRESSION_SYNTAX
 from roads.patterns import PATTERNS
 from roads.rarity import BIG_ROAD_SIDES, DERIVED_COLOURS, RUN_ROADS

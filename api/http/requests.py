@@ -9,8 +9,18 @@ import marshmallow as ma
 from marshmallow import ValidationError, fields, validate, validates_schema
 from webargs.fields import DelimitedList
 
-from api.codecs.feedevents import is_event_id
+from api.codecs.roundfacts import DEALER_ID_PATTERN, DEALER_NAME_LENGTH, GAME_ID_PATTERN
+from api.codecs.roundfacts import NAMES as FACTS
 from api.http.catalogues import LANGUAGES
+from api.http.fieldtypes import (
+    EventId,
+    Matches,
+    Rfc3339,
+    StrictBoolean,
+    StrictInteger,
+    Text,
+    displayed,
+)
 from api.http.plainreports import PlainReports
 from api.http.querynumbers import QueryInteger, QueryNumber
 from api.live.eventhub import BAD_EVENT_ID, EVENT_ID
@@ -18,67 +28,6 @@ from roads.expressions import EXPRESSION_SYNTAX, PatternError, parse_expression
 from roads.lobby import LOBBY_ROADS
 from roads.patterns import PATTERNS, PATTERNS_BY_ID, PROFILES
 from roads.variants import BETS
-
-
-class Text(fields.String):
-    """A string that is text: one holding a lone surrogate (valid JSON, ``"\\ud800"``, but no
-    UTF-8 can carry it, so Redis could not store it) is an error naming its field."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
-        text = super()._deserialize(value, attr, data, **kwargs)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as error:
-            raise ValidationError(
-                f"Not UTF-8 text: a lone surrogate at character {error.start}."
-            ) from None
-        return text
-
-
-class EventId(validate.Validator):
-    """A stream id each of whose parts Redis takes (:func:`api.codecs.feedevents.is_event_id`)."""
-
-    def __call__(self, value: str) -> str:
-        if not is_event_id(value):
-            raise ValidationError(BAD_EVENT_ID)
-        return value
-
-
-class StrictBoolean(fields.Boolean):
-    """Only JSON ``true``/``false``: ``0``, ``1`` and ``"true"`` are errors."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, bool):
-            raise ValidationError("Not a boolean (use true or false).")
-        return value
-
-
-class StrictInteger(fields.Integer):
-    """Only JSON integers: ``true``, ``1.5`` and ``"1"`` are errors. ``1.0`` is ``1``: JSON has
-    one kind of number, and JSON Schema's ``integer`` is any number without a fraction."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValidationError("Not an integer.")
-        return super()._deserialize(value, attr, data, **kwargs)
-
-
-class Matches(validate.Validator):
-    """The whole text matches ``pattern``, which the OpenAPI document states as the field's
-    ``pattern`` (apispec reads ``regex``). Not marshmallow's ``Regexp``: it lets a trailing
-    newline through, as Python's ``$`` also matches before one and JSON Schema's does not."""
-
-    def __init__(self, pattern: str | re.Pattern[str], error: str) -> None:
-        self.regex = re.compile(pattern)
-        self.error = error
-
-    def __call__(self, value: str) -> str:
-        if not isinstance(value, str) or self.regex.fullmatch(value) is None:
-            raise ValidationError(self.error)
-        return value
-
 
 # A card as dealer systems write it (roads.cards): rank A, 2-9, 10 or T, J, Q, K, then suit S, H,
 # D or C, in either case.
@@ -90,6 +39,8 @@ CARD = Text(
     ),
 )
 TOTAL = {"validate": validate.Range(min=0, max=9)}
+GAME_ID_ERROR = "a game id is 1-64 letters, digits, _, ., : or -"
+DEALER_ID_ERROR = "a dealer id is 1-64 letters, digits, _, ., : or -"
 
 
 class ReportSchema(ma.Schema):
@@ -134,6 +85,22 @@ class ReportSchema(ma.Schema):
             raise ValidationError("send the cards (player, banker) or the result")
 
 
+class DealerSchema(ma.Schema):
+    id = Text(
+        required=True,
+        validate=Matches(DEALER_ID_PATTERN, DEALER_ID_ERROR),
+        metadata={"description": "The dealer's id in the studio.", "example": "d-117"},
+    )
+    name = Text(
+        validate=[validate.Length(min=1, max=DEALER_NAME_LENGTH), displayed("name")],
+        metadata={
+            "description": "The name players see: sent once a shift is enough (a tile keeps "
+            "it while the same dealer deals).",
+            "example": "Mei",
+        },
+    )
+
+
 class RoundInSchema(ReportSchema):
     round = StrictInteger(
         required=True,
@@ -143,6 +110,22 @@ class RoundInSchema(ReportSchema):
             "example": 1,
         },
     )
+    game_id = Text(
+        validate=Matches(GAME_ID_PATTERN, GAME_ID_ERROR),
+        metadata={
+            "description": "The game server's id of the round, unique per table: the same round "
+            "sent again under it is a retry, another round under it a 409.",
+            "example": "G-20261127-000117",
+        },
+    )
+    dealt_at = Rfc3339(
+        metadata={
+            "description": "When the round was dealt (RFC 3339), at most 5 s ahead of the "
+            "service's clock and a day before it (else 422); left out, the service's clock.",
+            "example": "2026-11-27T08:00:15.000Z",
+        },
+    )
+    dealer = fields.Nested(DealerSchema, metadata={"description": "Who dealt the round."})
 
     def load(self, data: Any, **kwargs: Any) -> Any:
         """marshmallow's load, a plain report taken as it is (:mod:`api.http.plainreports`);
@@ -154,7 +137,7 @@ class RoundInSchema(ReportSchema):
         return super().load(data, **kwargs)
 
 
-PLAIN = PlainReports(CARD_PATTERN, (*ReportSchema.CARDS, *ReportSchema.DETAILS, "round"))
+PLAIN = PlainReports(CARD_PATTERN, (*ReportSchema.CARDS, *ReportSchema.DETAILS, "round", *FACTS))
 
 
 # Table and shoe ids: the paths' (api.http.answers.IdConverter) and the batch items'.

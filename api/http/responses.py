@@ -12,6 +12,11 @@ from roads.lobby import LOBBY_ROADS
 from roads.variants import BETS
 
 
+class DealerOutSchema(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(metadata={"description": "As the studio named the dealer."})
+
+
 class RoundRecordSchema(ma.Schema):
     round = fields.Integer(required=True)
     result = fields.String(required=True, validate=validate.OneOf(["B", "P", "T"]))
@@ -26,6 +31,11 @@ class RoundRecordSchema(ma.Schema):
     banker_perfect_pair = fields.Boolean(required=True)
     banker_six = fields.Boolean(required=True)
     void = fields.Boolean(required=True)
+    game_id = fields.String(metadata={"description": "The game server's id of the round."})
+    dealt_at = fields.String(
+        metadata={"description": "RFC 3339: when it was dealt (as reported, else received)."}
+    )
+    dealer = fields.Nested(DealerOutSchema, metadata={"description": "Who dealt it."})
     version = fields.Integer(
         required=True, metadata={"description": "Shoe version it was written at."}
     )

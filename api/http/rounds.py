@@ -1,10 +1,13 @@
 """Ingest (dealer and game servers) and the round history."""
 
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Response
 from flask_smorest import Blueprint, abort
 
+from api.codecs.roundfacts import RoundFacts, dealt_rule, reported
+from api.codecs.times import utc_text
 from api.http.answers import dumps, history_answer, services
 from api.http.auth import SECURITY, check_scope, key_name, require_ingest_key
 from api.http.errorreplies import status_of
@@ -56,6 +59,15 @@ def checked_round(report: dict[str, Any]) -> Round:
         raise
 
 
+def facts_of(report: dict[str, Any], now: datetime) -> RoundFacts:
+    """The report's own facts (:mod:`api.codecs.roundfacts`), stamped with the service's clock
+    ``now`` when it says not when it was dealt; a ``dealt_at`` out of bounds is a 422."""
+    broken = dealt_rule(report.get("dealt_at"), now)
+    if broken is not None:
+        abort(422, message=broken)
+    return reported(report, utc_text(now))
+
+
 def written(table: str, shoe: str, write: Written, status: int) -> Response:
     # Serialized here, not by the response schema: the record is already plain JSON types, and
     # ingest is the hottest write path (the schema still documents the answer; the tests hold
@@ -77,10 +89,15 @@ def post_round(report, table, shoe):
     ``round`` must be the shoe's next round (1 starts a new shoe, which becomes the table's
     current shoe and closes the previous one). The identical round sent again is a safe retry
     (200, same version); a different one, or a gap, is 409 with ``expected_round``.
+
+    A round may carry its own facts: ``game_id`` (unique per table: another round under a
+    game id the table has is 409 naming its shoe and round), ``dealt_at`` (else the service's
+    clock) and ``dealer``. They are kept in its record, its events and the record's chain.
     """
     round = checked_round(report)
+    facts = facts_of(report, datetime.now(UTC))
     try:
-        write = services().writer.append(table, shoe, report["round"], round, key_name())
+        write = services().writer.append(table, shoe, report["round"], round, key_name(), facts)
     except Conflict:
         ROUNDS.labels("conflict").inc()
         raise
@@ -110,19 +127,24 @@ def post_rounds(batch):
     """
     check_scope([report["table"] for report in batch["rounds"]])
     items = []
+    now = datetime.now(UTC)
     for index, report in enumerate(batch["rounds"]):
         try:
             round = checked_round(report)
         except RoadsError as error:
             abort(status_of(error), message=f"rounds.{index}: {error}")
-        items.append((report["table"], report["shoe"], report["round"], round))
+        broken = dealt_rule(report.get("dealt_at"), now)
+        if broken is not None:
+            abort(422, message=f"rounds.{index}.{broken}")
+        facts = reported(report, utc_text(now))
+        items.append((report["table"], report["shoe"], report["round"], round, facts))
     outcomes = services().writer.append_many(items, key_name())
     for outcome in outcomes:
         if isinstance(outcome, ShoeError):
             refused("too_many_copies")
     results = [
         outcome_of(table, shoe, outcome)
-        for (table, shoe, _, _), outcome in zip(items, outcomes, strict=True)
+        for (table, shoe, *_), outcome in zip(items, outcomes, strict=True)
     ]
     return Response(dumps({"results": results}), 200, mimetype="application/json")
 

@@ -4,70 +4,18 @@ answer to the latter. The rules of the status are :mod:`api.codecs.tablestatus`'
 
 from __future__ import annotations
 
-import math
 from datetime import UTC, datetime
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import ValidationError, fields, validate
+from marshmallow import fields, validate
 
 from api.codecs.tablestatus import STATUSES, UNTIL_AHEAD, UNTIL_PAST, UNTIL_REQUIRED
-from api.codecs.times import read_rfc3339
-from api.http.requests import Matches, Text
+from api.http.fieldtypes import Rfc3339, StrictNumber, Text, displayed
 from roads import VARIANTS
 from roads.variants import BETS
 
-# A display name is shown in every player's lobby: no control characters (C0, DEL, C1) and no
-# bidirectional overrides or isolates (U+202A-202E, U+2066-2069), which could reorder the text
-# around it on the page. So is a status's reason.
-DISPLAY_NAME = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$"
-
-
-def displayed(what: str) -> Matches:
-    """Text shown to players: the error names ``what``."""
-    return Matches(
-        DISPLAY_NAME,
-        f"{what} must not hold control characters or bidirectional overrides "
-        "(U+202A-202E, U+2066-2069)",
-    )
-
-
 LARGEST_STAKE = 10**12
-
-
-class StrictNumber(fields.Number):
-    """Only a JSON number (not ``true``, not ``"5"``), finite, kept as given (``5`` stays an
-    integer)."""
-
-    num_type = float
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int | float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValidationError("Not a number.")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValidationError("Not a finite number.")
-        return value
-
-    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> int | float | None:
-        return value  # as stored: 5 stays 5, as every other answer shows it
-
-
-class Rfc3339(fields.AwareDateTime):
-    """An RFC 3339 date-time, as the document's ``format: date-time`` says
-    (:func:`api.codecs.times.read_rfc3339`)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(format="iso", **kwargs)
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> datetime:
-        if not isinstance(value, str):
-            raise ValidationError("Not an RFC 3339 date-time (like 2026-11-27T08:00:15.000Z).")
-        try:
-            return read_rfc3339(value)
-        except ValueError as error:
-            raise ValidationError(str(error)) from None
-
-
 STAKE = {"validate": validate.Range(min=0, max=LARGEST_STAKE)}
 
 

@@ -42,11 +42,12 @@ def lobby_update(
     events: Iterable[TableEvent],
     watch: str = "",
     figures: LobbyFigures | None = None,
+    dealer: str = "",
 ) -> LobbyUpdate:
     """The update of a write that left the shoe at ``version`` with ``scorecard``; ``before``:
     the lobby roads' streaks before it (``None`` for a new or rebuilt shoe: no run grew);
     ``odds``: the shoe's, when worked out already; ``figures``: what the tile states beside
-    each current run."""
+    each current run; ``dealer``: the round's dealer (JSON, ``""`` for none)."""
     tile = summary(scorecard, variant, odds, figures)
     return LobbyUpdate(
         shoe=shoe,
@@ -60,4 +61,5 @@ def lobby_update(
         edges=pairs((bet, f"{rtp:.6f}") for bet, rtp in tile["edge"].items()),
         events=tuple(encode_event(event) for event in events),
         watch=watch,
+        dealer=dealer,
     )

@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from api.codecs.jsontext import dumps_text
 from api.codecs.records import record_of
+from api.codecs.roundfacts import NO_FACTS, RoundFacts
 from api.plan.lobbyplan import lobby_update
 from api.plan.plan import Base, Kind, Write
 from api.plan.roadevents import TableEvent, append_events, rewrite_event
@@ -41,6 +43,7 @@ class Change:
     tails: Tails | None = None
     before: Scorecard | None = None
     odds: dict[str, Any] | None = None  # the shoe's after the write (roads.odds.shoe_odds)
+    facts: RoundFacts = NO_FACTS  # the round's own (api.codecs.roundfacts)
 
 
 def road_events(change: Change) -> list[TableEvent]:
@@ -48,10 +51,10 @@ def road_events(change: Change) -> list[TableEvent]:
     c = change
     if c.kind == "round":
         args = (c.table, c.shoe, c.version, c.number, c.round, c.tails, c.after, c.odds)
-        return append_events(*args)
+        return append_events(*args, facts=c.facts)
     assert c.before is not None
     args = (c.table, c.shoe, c.version, c.number, c.round, c.before, c.after, c.odds)
-    return [rewrite_event(c.kind, *args)]
+    return [rewrite_event(c.kind, *args, facts=c.facts)]
 
 
 EventSource = Callable[[Change], Iterable[TableEvent]]
@@ -72,15 +75,19 @@ def plan_append(
     *,
     watch: WatchSettings | None = None,
     figures: LobbyFigures | None = None,
+    facts: RoundFacts = NO_FACTS,
 ) -> Write:
     """Append round ``number`` to the shoe as ``base`` has it. ``base``'s scorecard gets the
     round (in place); a round the shoe cannot hold raises a rules error, and the scorecard is
     then unchanged. ``watch``: the integrity watch's settings (``None``: off); ``figures``:
-    what the tile states beside each current run (``None``: nothing)."""
+    what the tile states beside each current run (``None``: nothing); ``facts``: the round's
+    own (its record and events carry them)."""
     scorecard = base.scorecard
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
-    change = Change("round", table, shoe, number, round, base.version + 1, scorecard, tails=tails)
+    change = Change(
+        "round", table, shoe, number, round, base.version + 1, scorecard, tails=tails, facts=facts
+    )
     streaks = tails.small.streaks_dict() if tails else None
     return _plan(change, base.head, base.variant, streaks, watch, figures=figures)
 
@@ -97,12 +104,13 @@ def plan_rewrite(
     variant: str,
     watch: WatchSettings | None = None,
     figures: LobbyFigures | None = None,
+    facts: RoundFacts = NO_FACTS,
 ) -> Write:
     """Correct (``kind`` ``correction``) or void round ``number`` of a shoe whose rounds are
-    ``rounds`` at ``version``: it becomes ``new``."""
+    ``rounds`` at ``version``: it becomes ``new``, keeping its ``facts``."""
     before = Scorecard.from_rounds(rounds)
     after = Scorecard.from_rounds([*rounds[: number - 1], new, *rounds[number:]])
-    change = Change(kind, table, shoe, number, new, version + 1, after, before=before)
+    change = Change(kind, table, shoe, number, new, version + 1, after, before=before, facts=facts)
     part = rewrite_part(table, shoe, number, rounds[number - 1], new, settings=watch)
     return _plan(change, None, variant, None, None, part, figures=figures)
 
@@ -144,7 +152,7 @@ def _plan(
         base_version=change.version - 1,
         head=head,
         variant=variant,
-        record=record_of(change.number, change.round, change.version),
+        record=record_of(change.number, change.round, change.version, change.facts),
         state=scorecard.to_bytes(),
         scorecard=scorecard,
         events=events,
@@ -158,5 +166,13 @@ def _plan(
             events=events,
             watch=watch_part,
             figures=figures,
+            dealer=dealer_of(change),
         ),
     )
+
+
+def dealer_of(change: Change) -> str:
+    """The dealer an append's round names, as the lobby update carries it (JSON; ``""`` for
+    none, and for a rewrite: a corrected round's dealer is not the table's current one)."""
+    dealer = change.facts.dealer
+    return dumps_text(dealer) if change.kind == "round" and dealer is not None else ""

@@ -23,6 +23,7 @@ from typing import Any
 
 from api.codecs.feedevents import encode_data, encode_patch
 from api.codecs.lobbyupdate import StreamEvent
+from api.codecs.roundfacts import NO_FACTS, RoundFacts
 from roads import Round, Scorecard
 from roads.delta import Tails, diff, replace_all, round_patch
 
@@ -34,8 +35,11 @@ def document(table: str, shoe: str, version: int, scorecard: Scorecard) -> dict[
     return {"table": table, "shoe": shoe, "version": version, **scorecard.as_dict()}
 
 
-def round_data(table: str, shoe: str, version: int, number: int, round: Round) -> dict[str, Any]:
-    """What every ``round``, ``void`` and ``correction`` event says, whatever its channel."""
+def round_data(
+    table: str, shoe: str, version: int, number: int, round: Round, facts: RoundFacts = NO_FACTS
+) -> dict[str, Any]:
+    """What every ``round``, ``void`` and ``correction`` event says, whatever its channel: with
+    the round's own facts when it has them (:mod:`api.codecs.roundfacts`)."""
     return {
         "table": table,
         "shoe": shoe,
@@ -43,6 +47,7 @@ def round_data(table: str, shoe: str, version: int, number: int, round: Round) -
         "round": number,
         "result": round.result,
         "void": round.void,
+        **facts.fields(),
     }
 
 
@@ -94,9 +99,10 @@ def append_events(
     before: Tails | None,
     scorecard: Scorecard,
     odds: dict[str, Any] | None = None,
+    facts: RoundFacts = NO_FACTS,
 ) -> list[TableEvent]:
     """The events of appending round ``number`` (``shoe`` first when it opens the shoe)."""
-    data = round_data(table, shoe, version, number, round)
+    data = round_data(table, shoe, version, number, round, facts)
     patch = appended(table, shoe, version, before, scorecard, round, odds)
     events = [("round", data, patch)]
     if before is None:
@@ -114,8 +120,9 @@ def rewrite_event(
     before: Scorecard,
     after: Scorecard,
     odds: dict[str, Any] | None = None,
+    facts: RoundFacts = NO_FACTS,
 ) -> TableEvent:
     """The ``void`` or ``correction`` event of round ``number`` becoming ``round``, which
     took the shoe from ``before`` to ``after`` (at ``version``, where its odds are ``odds``)."""
-    data = round_data(table, shoe, version, number, round)
+    data = round_data(table, shoe, version, number, round, facts)
     return (kind, data, rewritten(version, before, after, odds))

@@ -13,6 +13,9 @@
 - :mod:`.recordreads`: the record's reads: a table's shoes, a shoe's export, and what a shoe or a
   table that left Redis is brought back from (:mod:`api.storage.coldshoes`), each read one
   read-only snapshot under ``ROADS_RECORD_TIMEOUT_MS``;
+- :mod:`.roundreads`: rounds by what the studio knows of them (migration 0005): one by its game
+  id, a table's last rounds across shoes, a table's by the time they were dealt (paged), every
+  table's of a time range as one stream read a batch at a time;
 - :mod:`.readback`: what comes back is what the chain covers: a shoe rebuilt from the hashed
   canonical bytes, its chain checked on the way (a break refused, naming the first bad write);
 - :mod:`.service`: the record's parts, made once per app when ``ROADS_DATABASE_URL`` is set;

@@ -35,6 +35,8 @@ from typing import Any, NamedTuple
 import orjson
 import psycopg
 
+from api.codecs.roundfacts import in_record
+from api.codecs.times import read_rfc3339
 from api.codecs.writelog import LoggedWrite
 from roads.chain import GENESIS
 
@@ -131,7 +133,7 @@ class Ledger:
             # tables' rows are locked and every number at or below ``recorded`` skipped.
             with cursor.copy(
                 "COPY record_writes (table_id, number, at, kind, shoe, round, version, record,"
-                " canonical, prev_hash, hash, key_name) FROM STDIN"
+                " canonical, prev_hash, hash, key_name, game_id, dealt_at, dealer_id) FROM STDIN"
             ) as copy:
                 for insert in inserts:
                     copy.write_row(insert)
@@ -258,6 +260,7 @@ class Ledger:
             by = write.fields.get("by")
             if by is not None:  # the key's name, from the writes that log one on
                 entry["by"] = by
+            facts: tuple = (None, None, None)  # a round's game id, dealt at and dealer's id
             if write.kind in SHOE_KINDS:
                 shoe_row = self._shoe_of(row, shoes, write, at)
                 prev = shoe_row.head
@@ -265,6 +268,7 @@ class Ledger:
                 record = orjson.loads(write.record)
                 number, version = write.round_number, write.version
                 entry |= {"shoe": write.shoe, "round": number, "version": version, "record": record}
+                facts = round_facts(record)
                 text, hashed = chained(prev, entry)
                 while len(shoe_row.outcomes) < number:
                     shoe_row.outcomes.append("x")
@@ -309,6 +313,7 @@ class Ledger:
                     prev,
                     hashed,
                     by,
+                    *facts,
                 )
             )
             row.recorded = write.number
@@ -333,6 +338,14 @@ class Ledger:
         shoes[shoe] = opened
         row.current_shoe = shoe
         return opened
+
+
+def round_facts(record: dict[str, Any]) -> tuple[str | None, datetime | None, str | None]:
+    """A round's own facts as their columns hold them (:mod:`api.codecs.roundfacts`): its game
+    id, when it was dealt and its dealer's id (``None`` for each it does not have)."""
+    facts = in_record(record)
+    dealt = read_rfc3339(facts.dealt_at) if facts.dealt_at is not None else None
+    return facts.game_id, dealt, facts.dealer_id
 
 
 def chained(prev_hash: str, entry: dict[str, Any]) -> tuple[str, str]:

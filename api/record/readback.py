@@ -56,6 +56,9 @@ RECORD_ORDER = (
     "banker_perfect_pair",
     "banker_six",
     "void",
+    "game_id",  # a round's own facts (api.codecs.roundfacts), when it has them
+    "dealt_at",
+    "dealer",
     "version",
 )
 
@@ -201,9 +204,15 @@ def check_row(table: str, shoe: str, row: Summary, chain: Summary) -> None:
 
 def encode_record(record: dict[str, Any]) -> str:
     """A round's record as Redis holds it: :data:`RECORD_ORDER`, then the rest sorted."""
+    return dumps_text(in_record_order(record))
+
+
+def in_record_order(record: dict[str, Any]) -> dict[str, Any]:
+    """A round's record (from the chain's sorted bytes) with its keys in the order Redis holds
+    them: :data:`RECORD_ORDER`, then the rest sorted."""
     ordered = {key: record[key] for key in RECORD_ORDER if key in record}
     ordered |= {key: record[key] for key in sorted(record) if key not in ordered}
-    return dumps_text(ordered)
+    return ordered
 
 
 def _rounds(

@@ -121,7 +121,7 @@ class RecordReads:
         self._reads = threading.BoundedSemaphore(self.readers)
 
     @contextmanager
-    def _reading(self, *, writing: bool = False) -> Iterator[Any]:
+    def reading(self, *, writing: bool = False) -> Iterator[Any]:
         """:meth:`Database.reading`, a reader's slot taken first without waiting (none free:
         :class:`RecordBusy`); a writer's lookup takes none."""
         if writing:
@@ -154,7 +154,7 @@ class RecordReads:
         :class:`~api.storage.coldshoes.RecordTampered` for the first shoe whose chain breaks
         or whose row disagrees with it."""
         after = _decode_cursor(cursor) if cursor else None
-        with self._reading() as conn:
+        with self.reading() as conn:
             if after is None:
                 rows = conn.execute(
                     f"SELECT {SUMMARY} FROM record_shoes WHERE table_id = %s"
@@ -181,7 +181,7 @@ class RecordReads:
 
     def shoe(self, table: str, shoe: str) -> ShoeSummary | None:
         """The shoe's summary, its chain's (checked: raises as :meth:`shoes`)."""
-        with self._reading() as conn:
+        with self.reading() as conn:
             found = _one(conn, table, shoe)
         if found is None:
             return None
@@ -190,14 +190,14 @@ class RecordReads:
 
     def has_shoe(self, table: str, shoe: str) -> bool:
         """Whether the record lists the shoe (its export is served as stored, unchecked)."""
-        with self._reading() as conn:
+        with self.reading() as conn:
             row = conn.execute(
                 "SELECT 1 FROM record_shoes WHERE table_id = %s AND shoe = %s", (table, shoe)
             ).fetchone()
         return row is not None
 
     def known(self, table: str) -> bool:
-        with self._reading() as conn:
+        with self.reading() as conn:
             row = conn.execute(
                 "SELECT 1 FROM record_tables WHERE table_id = %s", (table,)
             ).fetchone()
@@ -205,7 +205,7 @@ class RecordReads:
 
     def export(self, table: str, shoe: str) -> Iterator[ExportLine]:
         """The shoe's recorded writes in order, each with its links."""
-        with self._reading() as conn:
+        with self.reading() as conn:
             rows = conn.execute(
                 "SELECT canonical, prev_hash, hash FROM record_writes"
                 " WHERE table_id = %s AND shoe = %s ORDER BY number",
@@ -233,7 +233,7 @@ class RecordReads:
         """The table's row; its name, variant and retirement from its own chain, checked (its
         shoe list, current shoe and last number are the record's rows: each shoe's chain is
         checked when the shoe comes back)."""
-        with self._reading(writing=writing) as conn:
+        with self.reading(writing=writing) as conn:
             row = conn.execute(
                 "SELECT current_shoe, recorded FROM record_tables WHERE table_id = %s",
                 (table,),
@@ -257,7 +257,7 @@ class RecordReads:
         rebuilt from its writes' canonical lines once its chain holds and its row agrees;
         ``None`` when the record has no such shoe. Raises
         :class:`~api.storage.coldshoes.RecordTampered` naming the first bad write."""
-        with self._reading(writing=writing) as conn:
+        with self.reading(writing=writing) as conn:
             found = _one(conn, table, shoe)
             if found is None:
                 return None

@@ -1,5 +1,6 @@
 """The record's parts, made once per app when ``ROADS_DATABASE_URL`` is set: the database, the
-recorder, the record's reads, and the store of signed checkpoints (``ROADS_CHECKPOINT_DIR``),
+recorder, the record's reads (a table's shoes, and its rounds by what the studio knows of
+them), and the store of signed checkpoints (``ROADS_CHECKPOINT_DIR``),
 which ``GET /v1/checkpoints/latest`` reads. The signing key is read only where the recorder runs
 (``signing``: :mod:`api.record.run`), never in a web worker; a key set that cannot be used
 raises :class:`~api.record.checkpoints.CheckpointKeyError` (fail closed)."""
@@ -17,6 +18,7 @@ from api.record.kgrams import KgramIndex
 from api.record.ledger import Ledger
 from api.record.recorder import Recorder
 from api.record.recordreads import RecordReads
+from api.record.roundreads import RoundReads
 from api.storage.coldshoes import ColdShoes
 from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
@@ -32,6 +34,7 @@ class Record:
 
     cold: ColdShoes
     checkpoints: CheckpointStore | None = None
+    rounds: RoundReads | None = None  # rounds by game id, by time, and the export
 
     @classmethod
     def build(
@@ -54,7 +57,7 @@ class Record:
             lease_ms=settings.record_lease_ms,
             checkpoints=signer,
         )
-        return cls(database, recorder, reads, cold, store)
+        return cls(database, recorder, reads, cold, store, RoundReads(reads))
 
     def behind_seconds(self, now_ms: int) -> float:
         """How far behind the record is, as the recorder last reported it (0: caught up)."""

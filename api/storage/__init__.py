@@ -25,6 +25,7 @@ from them, reached through one door.
 - :mod:`.writelog`, :mod:`.coldshoes`: the record's Redis side (each table's log of writes, the
   recorder's lease), and shoes or tables out of Redis and back from the record (a
   :class:`~.coldshoes.ColdSource`, which storage knows only as that);
+- :mod:`.games`: a round by its game id and a table's last rounds, as Redis holds them;
 - :mod:`.failures`, :mod:`.known`: what the layer raises, and the interface of what the process
   knows of versions (filled in from above, by :mod:`api.live.versions`).
 

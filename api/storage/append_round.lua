@@ -3,8 +3,11 @@
 -- compare-and-set. A round that opens the shoe makes it the table's current shoe. With the
 -- round: the shoe's new version and scorecard state, the version message, the lobby update kept
 -- for a retry, the record's log entry; a retired table is back.
+-- A round with a game id maps it to its place, SHOE:N, in the table's games; a game id the table
+-- has for another round is refused.
 -- Returns {1, version, seq, 1} when committed, else {0, version, count, 0} (the shoe or the
--- table moved on: nothing is changed).
+-- table moved on: nothing is changed), or {2, version, count, 0, place} (the game id is the
+-- round at place already: nothing is changed).
 local meta_key = KEYS[1]  -- the table's meta
 local info_key = KEYS[2]  -- the shoe's version and round count
 local rounds_key = KEYS[3]  -- the shoe's rounds
@@ -12,6 +15,7 @@ local state_key = KEYS[4]  -- the shoe's scorecard state, stamped
 local shoes_key = KEYS[5]  -- the table's shoe list
 local lobby_update_key = KEYS[6]  -- the table's last lobby update, kept for a retry
 local log_key = KEYS[7]  -- the table's log of writes, for the record
+local games_key = KEYS[8]  -- the table's game ids: game id -> SHOE:N
 local shoe = ARGV[1]
 local base_version = ARGV[2]  -- the shoe's version the plan was computed from
 local base_count = ARGV[3]  -- the shoe's round count the plan was computed from
@@ -26,6 +30,7 @@ local table_id = ARGV[11]
 local lobby_update = ARGV[12]  -- api/codecs/lobbyupdate.py
 local at = ARGV[13]  -- the log's: milliseconds, '' while the record is off
 local by = ARGV[14]  -- the name of the key that made the write, for the log
+local game_id = ARGV[15]  -- the round's game id ('' none)
 
 local version = tonumber(redis.call('HGET', info_key, 'version') or '0')
 local count = redis.call('LLEN', rounds_key)
@@ -33,6 +38,12 @@ local meta = redis.call('HMGET', meta_key, 'current', 'variant')
 if version ~= tonumber(base_version) or count ~= tonumber(base_count)
     or (meta[1] or '') ~= base_current or (meta[2] or 'standard') ~= base_variant then
   return {0, version, count, 0}
+end
+if game_id ~= '' then
+  local place = redis.call('HGET', games_key, game_id)
+  if place then
+    return {2, version, count, 0, place}
+  end
 end
 -- The round first: Redis at its maxmemory refuses a script's first write that may grow memory,
 -- and only its first, so no other write may come before it (HDEL would not be refused).
@@ -42,6 +53,9 @@ if opens == '1' then
   redis.call('RPUSH', shoes_key, shoe)
 end
 redis.call('HDEL', meta_key, 'retired')
+if game_id ~= '' then
+  redis.call('HSET', games_key, game_id, game_place(shoe, count + 1))
+end
 version = version + 1
 redis.call('HSET', info_key, 'version', version, 'rounds', count + 1)
 redis.call('SET', state_key, stamped(version, state), 'EX', tonumber(state_ttl))

@@ -31,6 +31,7 @@ from typing import Any, Protocol, TypeVar
 
 from cachetools import TTLCache
 
+from api.codecs import roundfacts
 from api.codecs.jsontext import dumps_text
 from api.codecs.records import decode as decode_record
 from api.storage.integrity.watchstore import IntegrityStore
@@ -97,8 +98,8 @@ class ColdSource(Protocol):
     def warmed(self, table: str, shoe: str) -> None: ...
 
 
-EVICT_SHOE = Script(__package__, "evict_shoe.lua")
-WARM_SHOE = Script(__package__, "warm_shoe.lua")
+EVICT_SHOE = Script(__package__, "evict_shoe.lua", uses=[roundfacts.LUA])
+WARM_SHOE = Script(__package__, "warm_shoe.lua", uses=[roundfacts.LUA])
 RESTORE_TABLE = Script(__package__, "restore_table.lua")
 
 
@@ -127,6 +128,7 @@ class ColdShoes:
             info_key=keys.info,
             rounds_key=keys.rounds,
             state_key=keys.state,
+            games_key=keys.table.games,
             shoe=shoe,
             recorded=version,
         )
@@ -162,6 +164,8 @@ class ColdShoes:
             meta_key=keys.table.meta,
             info_key=keys.info,
             rounds_key=keys.rounds,
+            games_key=keys.table.games,
+            shoe=shoe,
             margin=margin,
             version=found.version + int(margin),
             voids=voids,

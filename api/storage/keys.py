@@ -20,6 +20,8 @@ every script and every MULTI touches one Redis Cluster slot (the prefix stands b
 - ``{t:T}:lobby``: the lobby update of the table's last write (see :mod:`api.storage.lobbyscript`);
 - ``{t:T}:log``: the table's writes not yet in the record (a stream, :mod:`api.codecs.writelog`;
   only while the record is on); ``logged`` in the meta numbers them;
+- ``{t:T}:games``: hash of each game id of the table's rounds in Redis to its round, ``SHOE:N``
+  (:mod:`api.codecs.roundfacts`; a shoe that leaves Redis takes its game ids with it);
 - ``{t:T}:shoe:S``: hash of the shoe's ``version`` (raised by every change), ``rounds`` reported
   and ``void`` count;
 - ``{t:T}:shoe:S:rounds``: list of round records (JSON), round n at index n-1 (no TTL; with the
@@ -64,6 +66,7 @@ class TableKeys:
     shoes: str
     lobby_update: str  # the lobby update of the table's last write, kept for a retry
     log: str
+    games: str  # game id -> SHOE:N, for the rounds Redis holds (api.codecs.roundfacts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,7 @@ class LobbyKeys:
     keyframe: str  # every tile at one frame, where a process's frame feed starts
     record_lag: str  # the ``at`` of the oldest write the recorder found unrecorded, 0 for none
     statuses: str  # table -> its status as the studio last reported it (api.codecs.tablestatus)
+    dealers: str  # table -> its current dealer (api.codecs.roundfacts)
 
     @classmethod
     def under(cls, tag: str) -> LobbyKeys:
@@ -177,7 +181,11 @@ class Keyspace:
     def table(self, table: str) -> TableKeys:
         tag = f"{self.prefix}{{t:{table}}}"
         return TableKeys(
-            meta=f"{tag}:meta", shoes=f"{tag}:shoes", lobby_update=f"{tag}:lobby", log=f"{tag}:log"
+            meta=f"{tag}:meta",
+            shoes=f"{tag}:shoes",
+            lobby_update=f"{tag}:lobby",
+            log=f"{tag}:log",
+            games=f"{tag}:games",
         )
 
     def shoe(self, table: str, shoe: str) -> ShoeKeys:

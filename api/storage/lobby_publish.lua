@@ -36,6 +36,7 @@ local last_key = KEYS[20]  -- table -> what its last append left
 local rounds_key = KEYS[21]  -- rounds waiting for their day's tally
 local anchors_key = KEYS[22]  -- anchors waiting for the record's index
 local found_key = KEYS[23]  -- the table's findings
+local dealers_key = KEYS[24]  -- table -> its current dealer (JSON: id, and name once known)
 local table_id = ARGV[1]
 local default_entry = ARGV[2]  -- the registry entry of a table new to the lobby (JSON)
 local stream_length = ARGV[3]  -- the event stream's bound (approximate)
@@ -50,7 +51,7 @@ local rounds_kept = ARGV[11]  -- rounds, and anchors, waiting at the most
 local day = ARGV[12]  -- the UTC day the write's round is tallied under
 local recording = ARGV[13]  -- '1': new anchors go to the record's lasting index too
 local queue_seconds = ARGV[14]  -- a waiting list no process took from for that long is dropped
-local member_keys = rest(KEYS, 24)  -- each pattern's members: table -> since round
+local member_keys = rest(KEYS, 25)  -- each pattern's members: table -> since round
 
 if stored == '' then
   stored = redis.call('GET', lobby_update_key)
@@ -125,6 +126,16 @@ if not current then
 end
 redis.call('HSET', summaries_key, table_id, update.summary)
 redis.call('HSET', shapes_key, table_id, update.shape)
+-- The round's dealer: a studio names a dealer once a shift, so an id alone keeps the name the
+-- table has for the same dealer.
+if update.dealer then
+  local dealer, known = update.dealer, redis.call('HGET', dealers_key, table_id)
+  local now = cjson.decode(dealer)
+  if known and now.name == nil and cjson.decode(known).id == now.id then
+    dealer = known
+  end
+  redis.call('HSET', dealers_key, table_id, dealer)
+end
 for road, change in string.gmatch(update.runs, '([^,=]+)=([+-])') do
   if change == '+' then
     redis.call('HSET', grown[road], table_id, lseq)

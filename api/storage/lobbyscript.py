@@ -68,6 +68,7 @@ def retire_named(keys: LobbyKeys, table: str) -> dict[str, Any]:
         "last_of_key": keys.last_of,
         **_tile_indexes(keys),
         "statuses_key": keys.statuses,
+        "dealers_key": keys.dealers,
         "table_id": table,
         "stream_length": STREAM_LENGTH,
     }
@@ -130,6 +131,7 @@ class LobbyPublish:
             "last_of_key": keys.last_of,
             **_tile_indexes(keys),
             **self._watch.fixed,
+            "dealers_key": keys.dealers,
             "stream_length": STREAM_LENGTH,
             "pattern_ids": PATTERN_IDS,
             "chances": self.chances,

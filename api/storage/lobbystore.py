@@ -6,6 +6,8 @@ read in one round trip whatever the number of tables:
 - ``{lobby}:tables``: hash table -> ``{"name", "variant", "limits"}`` (the registry of tables);
 - ``{lobby}:statuses``: hash table -> its status as the studio last reported it
   (:mod:`api.codecs.tablestatus`; none: open);
+- ``{lobby}:dealers``: hash table -> its current dealer, JSON ``{"id", "name"}`` (the name
+  once the studio named the dealer: :mod:`api.codecs.roundfacts`; none: no dealer reported);
 - ``{lobby}:summaries``: hash table -> the current shoe's summary (:func:`roads.lobby.summary`
   plus ``shoe`` and ``version``);
 - ``{lobby}:shapes``: hash table -> the Big Road's columns (:class:`roads.lobby.RoadShape`), for
@@ -127,12 +129,15 @@ class Lobby:
             ("HGETALL", keys.tables),
             ("HGETALL", keys.summaries),
             ("HGETALL", keys.statuses),
+            ("HGETALL", keys.dealers),
         ]
         if grown_road is not None:
             commands.append(("HGETALL", keys.grown(grown_road)))
-        epoch, seq, registry, summaries, statuses, *grown = self.transport.multi(commands)
+        epoch, seq, registry, summaries, statuses, dealers, *grown = self.transport.multi(commands)
         tiles = [
-            self._tile(table.decode(), entry, summaries.get(table), statuses.get(table))
+            self._tile(
+                table.decode(), entry, summaries.get(table), statuses.get(table), dealers.get(table)
+            )
             for table, entry in registry.items()
         ]
         stale = [
@@ -190,29 +195,36 @@ class Lobby:
 
     def _tiles_of(self, tables: Sequence[str]) -> tuple[dict[str, Tile], list[Stale]]:
         """One read of :meth:`tiles_of`, and the stale tiles it found."""
-        entries, summaries, statuses = self.transport.multi(
+        entries, summaries, statuses, dealers = self.transport.multi(
             [
                 ("HMGET", self.keys.tables, *tables),
                 ("HMGET", self.keys.summaries, *tables),
                 ("HMGET", self.keys.statuses, *tables),
+                ("HMGET", self.keys.dealers, *tables),
             ]
         )
         found, stale = {}, []
-        for table, entry, summary, status in zip(tables, entries, summaries, statuses, strict=True):
+        stored = zip(tables, entries, summaries, statuses, dealers, strict=True)
+        for table, entry, summary, status, dealer in stored:
             if entry is not None:
-                found[table] = self._tile(table, entry, summary, status)
+                found[table] = self._tile(table, entry, summary, status, dealer)
                 if found[table].stale:
                     stale.append((table, entry, summary))
         return found, stale
 
     def _tile(
-        self, table: str, entry: bytes, summary: bytes | None, status: bytes | None = None
+        self,
+        table: str,
+        entry: bytes,
+        summary: bytes | None,
+        status: bytes | None = None,
+        dealer: bytes | None = None,
     ) -> Tile:
-        stored = (entry, summary, status)
+        stored = (entry, summary, status, dealer)
         known = self._tiles.get(table)
         if known is not None and known[0] == stored:
             return known[1]
-        tile = Tile.of(table, entry, summary, status)
+        tile = Tile.of(table, entry, summary, status, dealer)
         self._tiles[table] = (stored, tile)
         return tile
 

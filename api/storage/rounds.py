@@ -197,7 +197,8 @@ class RoundStore:
             "by": by,
         }
         if plan.head is not None:
-            return AppendRound(head=plan.head, variant=plan.variant, **common)
+            game_id = plan.record.get("game_id", "")
+            return AppendRound(head=plan.head, variant=plan.variant, game_id=game_id, **common)
         return ReplaceRound(shoe=plan.shoe, index=plan.number - 1, void=plan.void, **common)
 
     def committed_again(self, table: str) -> None:

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import redis
 
-from api.codecs import lobbyupdate, stamps, versionmessage, writelog
+from api.codecs import lobbyupdate, roundfacts, stamps, versionmessage, writelog
 from api.storage.keys import ShoeKeys, TableKeys
 from api.storage.luascript import Script
 from roads.shoe import ShoeHead
@@ -76,23 +76,27 @@ class AppendBase(NamedTuple):
 
 class WriteReply(NamedTuple):
     """A write script's reply: whether it ``committed``; then the shoe's new version, the
-    table's write sequence number and whether the shoe is the table's current one."""
+    table's write sequence number and whether the shoe is the table's current one; for an
+    append refused because its game id is another round's, that round's place (``SHOE:N``,
+    :func:`api.codecs.roundfacts.read_place`)."""
 
     committed: bool
     version: int
     seq: int
     current: bool
+    game_taken: str | None = None
 
 
 def write_reply(reply: list) -> WriteReply:
-    done, version, seq, current = reply
-    return WriteReply(done == 1, int(version), int(seq), current == 1)
+    done, version, seq, current, *taken = reply
+    place = taken[0].decode() if taken else None
+    return WriteReply(done == 1, int(version), int(seq), current == 1, place)
 
 
 APPEND_ROUND = Script(
     __package__,
     "append_round.lua",
-    uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA, writelog.LUA],
+    uses=[stamps.LUA, versionmessage.LUA, lobbyupdate.LUA, writelog.LUA, roundfacts.LUA],
 )
 
 
@@ -115,6 +119,7 @@ class AppendRound:
     lobby_update: str
     at: str  # when, for the record's log (milliseconds; "" while the record is off)
     by: str = ""  # the name of the key that made the write, for the record's log
+    game_id: str = ""  # the round's game id ("" for none)
 
     def queue(self, commands: Any) -> None:
         keys, head = self.keys, self.head
@@ -127,6 +132,7 @@ class AppendRound:
             shoes_key=keys.table.shoes,
             lobby_update_key=keys.table.lobby_update,
             log_key=keys.table.log,
+            games_key=keys.table.games,
             shoe=head.shoe,
             base_version=self.version,
             base_count=head.count,
@@ -141,6 +147,7 @@ class AppendRound:
             lobby_update=self.lobby_update,
             at=self.at,
             by=self.by,
+            game_id=self.game_id,
         )
 
 

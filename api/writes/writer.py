@@ -18,9 +18,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from api.codecs.records import differences, round_of, same_round
+from api.codecs.roundfacts import NO_FACTS, RoundFacts, in_record, read_place
 from api.plan.plan import Base, Kind, Write
 from api.plan.planner import plan_append, plan_rewrite
 from api.storage.failures import Contended, NotFound
@@ -50,7 +51,16 @@ class Written:
     version: int
 
 
-Item = tuple[str, str, int, Round]  # table, shoe, round number, round
+class Item(NamedTuple):
+    """A round to append in a batch, with its facts (a plain 4-tuple has none)."""
+
+    table: str
+    shoe: str
+    number: int
+    round: Round
+    facts: RoundFacts = NO_FACTS
+
+
 Outcome = Written | Exception
 
 
@@ -88,11 +98,20 @@ class Writer:
 
     # -- appending --------------------------------------------------------------------------
 
-    def append(self, table: str, shoe: str, number: int, round: Round, by: str = "") -> Written:
-        """Store round ``number`` of the shoe; the identical round sent again is answered as it
-        was (``changed`` false). Raises :class:`Conflict` when the round does not fit the shoe,
-        :class:`Contended` when other writers keep winning, a rules error for a round the shoe
-        cannot hold."""
+    def append(
+        self,
+        table: str,
+        shoe: str,
+        number: int,
+        round: Round,
+        by: str = "",
+        facts: RoundFacts = NO_FACTS,
+    ) -> Written:
+        """Store round ``number`` of the shoe with its ``facts``; the identical round sent again
+        (under the same game id, if it has one) is answered as it was (``changed`` false).
+        Raises :class:`Conflict` when the round does not fit the shoe or its game id is another
+        round's, :class:`Contended` when other writers keep winning, a rules error for a round
+        the shoe cannot hold."""
         guess = self.recent.take(table, shoe)
 
         def attempt() -> Written | None:
@@ -101,29 +120,38 @@ class Writer:
                 base: Base | Written | None = guess.base
             else:
                 (read,) = self.store.read_bases([(table, shoe)])
-                base = self.base_of(table, shoe, number, round, read)
+                base = self.base_of(table, shoe, number, round, read, facts.game_id)
             guess = None
             if base is None or isinstance(base, Written):
                 return base  # the shoe moved on while we read it; or the identical round again
             figures = self.figures()
-            plan = plan_append(table, shoe, number, round, base, watch=self.watch, figures=figures)
+            plan = plan_append(
+                table, shoe, number, round, base, watch=self.watch, figures=figures, facts=facts
+            )
             (reply,) = self.store.commit([plan], by)
             return self.settled(plan, reply)
 
         return retried(shoe, attempt)
 
     def base_of(
-        self, table: str, shoe: str, number: int, round: Round, read: AppendBase
+        self,
+        table: str,
+        shoe: str,
+        number: int,
+        round: Round,
+        read: AppendBase,
+        game_id: str | None = None,
     ) -> Base | Written | None:
         """What appending round ``number`` is computed from, given what was ``read``; or the
-        answer to the identical round sent again; or ``None`` if the shoe moved on meanwhile.
-        Raises :class:`Conflict` when the round does not fit the shoe."""
+        answer to the identical round sent again (under the same ``game_id``, when one is
+        sent); or ``None`` if the shoe moved on meanwhile. Raises :class:`Conflict` when the
+        round does not fit the shoe."""
         head = read.head(shoe)
         verdict = check_append(head, number)
         if verdict is Verdict.REPEAT:
             record = self.store.record(table, shoe, number)
             if record is not None:
-                differs = differences(record, round)
+                differs = differences(record, round, game_id)
                 if not differs:
                     self.store.committed_again(table)
                     return Written(False, record, record["version"])
@@ -145,7 +173,10 @@ class Writer:
 
     def settled(self, plan: Write, reply: WriteReply) -> Written | None:
         """The answer when the plan was committed (this process then keeps the scorecard for the
-        shoe's next round); ``None`` when the shoe had moved on (compute again)."""
+        shoe's next round); ``None`` when the shoe had moved on (compute again). Raises
+        :class:`Conflict` when the round's game id is another round's."""
+        if reply.game_taken is not None:
+            raise game_taken(plan.record["game_id"], reply.game_taken)
         if not reply.committed:
             return None
         if plan.head is not None or reply.current:  # a correction of an older shoe: not kept
@@ -186,6 +217,7 @@ class Writer:
                 raise Conflict(f"round {number} of shoe {shoe} is void and cannot be corrected")
             rounds = [round_of(record) for record in stored]
             new = change(rounds[number - 1])
+            facts = in_record(old)
             if old["void"] or (not void and same_round(old, new)):
                 self.store.committed_again(table)
                 return Written(False, old, version)
@@ -200,6 +232,7 @@ class Writer:
                 variant=self.tables.variant(table),
                 watch=self.watch,
                 figures=self.figures(),
+                facts=facts,
             )
             (reply,) = self.store.commit([plan], by)
             return self.settled(plan, reply)
@@ -217,16 +250,20 @@ class Writer:
         The first round of each table whose next round it plainly is goes in the one commit of
         every such plan; every other round, and any whose commit found the shoe moved on, then
         goes through :meth:`append` one by one."""
+        items = [Item(*item) for item in items]
         outcomes: list[Outcome | None] = [None] * len(items)
         plans = self._first_plans(items, outcomes)
         if plans:
             replies = self.store.commit([plan for _, plan in plans], by)
             for (index, plan), reply in zip(plans, replies, strict=True):
-                outcomes[index] = self.settled(plan, reply)
-        for index, (table, shoe, number, round) in enumerate(items):
+                try:
+                    outcomes[index] = self.settled(plan, reply)
+                except Conflict as error:
+                    outcomes[index] = error
+        for index, (table, shoe, number, round, facts) in enumerate(items):
             if outcomes[index] is None:
                 try:
-                    outcomes[index] = self.append(table, shoe, number, round, by)
+                    outcomes[index] = self.append(table, shoe, number, round, by, facts)
                 except (Conflict, Contended, NotFound, RoadsError) as error:
                     outcomes[index] = error
         return outcomes  # type: ignore[return-value]
@@ -242,7 +279,7 @@ class Writer:
         bases: list[tuple[int, Base]] = []
         unknown: list[int] = []
         guesses: dict[int, LastWrite] = {}
-        for index, (table, shoe, number, _) in enumerate(items):
+        for index, (table, shoe, number, _, _) in enumerate(items):
             if table in seen:
                 continue  # a table's later rounds follow its first one, one by one
             seen.add(table)
@@ -254,7 +291,7 @@ class Writer:
                 guesses[index] = guess
         reads = self.store.read_bases([items[index][:2] for index in unknown])
         for index, read in zip(unknown, reads, strict=True):
-            _, shoe, number, _ = items[index]
+            _, shoe, number, _, _ = items[index]
             if check_append(read.head(shoe), number) is not Verdict.NEXT:
                 continue
             scorecard = stamped_scorecard(read.state, read.version)
@@ -264,9 +301,18 @@ class Writer:
         figures = self.figures()
         for index, base in bases:
             try:
-                plans.append(
-                    (index, plan_append(*items[index], base, watch=self.watch, figures=figures))
+                table, shoe, number, round, facts = items[index]
+                plan = plan_append(
+                    table,
+                    shoe,
+                    number,
+                    round,
+                    base,
+                    watch=self.watch,
+                    figures=figures,
+                    facts=facts,
                 )
+                plans.append((index, plan))
             except RoadsError as error:
                 outcomes[index] = error
                 if index in guesses:  # the plan left its scorecard unchanged: still good
@@ -278,6 +324,17 @@ def base_from(read: AppendBase, shoe: str, scorecard: Scorecard) -> Base:
     """What an append to ``shoe`` is computed from, given what was ``read`` and the shoe's
     scorecard at the read's version (the one place a write's base is made from a read)."""
     return Base(read.head(shoe), read.version, read.variant, scorecard)
+
+
+def game_taken(game_id: str, place: str) -> Conflict:
+    """The 409 of a round sent under a game id the table has for round ``place`` already."""
+    shoe, number = read_place(place)
+    return Conflict(
+        f"game_id {game_id} is round {number} of shoe {shoe} already",
+        game_id=game_id,
+        game_shoe=shoe,
+        game_round=number,
+    )
 
 
 def closed(shoe: str, current: str) -> str:

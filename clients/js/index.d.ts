@@ -41,6 +41,12 @@ export interface Bounds {
 /** What the table is doing, as the studio last reported it. */
 export type TableStatus = "open" | "betting" | "dealing" | "shuffling" | "paused" | "closed";
 
+/** A dealer as a round names them: the name once the studio sent it. */
+export interface Dealer {
+  id: string;
+  name?: string;
+}
+
 /** A table's lobby tile (GET /v1/tables, and the lobby's frames). */
 export interface Tile {
   table: string;
@@ -53,6 +59,9 @@ export interface Tile {
    * frame's `server_time`, not the browser's clock. */
   status_until?: string | null;
   status_reason?: string | null;
+  /** Who deals at the table, as its last round said (null: none; absent from an earlier
+   * release's tiles). */
+  dealer?: Dealer | null;
   /** The tile's format (2 since 0.11.0; absent from an earlier release's tiles). */
   format?: number;
   shoe: string | null;

@@ -43,6 +43,7 @@ def test_a_table_with_no_round_has_the_empty_summary():
         "status": "open",
         "status_until": None,
         "status_reason": None,
+        "dealer": None,
         **EMPTY,
     }
 

@@ -5,9 +5,11 @@ service on their own: tests/live/.)"""
 
 import json
 import time
+from datetime import UTC, datetime
 
 import pytest
 
+from api.codecs.times import read_rfc3339
 from tests.api_helpers import feed, post_round
 from tests.conftest import AUTH, make_app
 
@@ -48,6 +50,8 @@ def test_rounds_arrive_live_with_their_stream_ids(client):
     assert [e["event"] for e in events] == ["shoe", "round", "round", "round"]
     assert [e["data"].get("result") for e in events[1:]] == ["B", "P", "T"]
     summary = events[3]["data"].pop("summary")
+    # Reported without a time it was dealt: the service's clock stamps it.
+    assert read_rfc3339(events[3]["data"].pop("dealt_at")) <= datetime.now(UTC)
     assert events[3]["data"] == {
         "table": "t1",
         "shoe": "s1",

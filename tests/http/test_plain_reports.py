@@ -39,9 +39,29 @@ PLAIN_RESULT = st.fixed_dictionaries(
         "banker_total": st.integers(-1, 10),
     },
 )
+# A round's own facts (api.codecs.roundfacts), plain and not.
+TEXT = st.sampled_from(["G-1", "a.b:c_d", "x" * 64, "x" * 65, "", "a b", "é", "\u202e", "1\n"])
+MOMENT = st.sampled_from(
+    ["2026-11-27T08:00:15Z", "2026-11-27t08:00:15.5+02:00", "2026-11-27", "2026-13-01T00:00:00Z"]
+)
+DEALER = st.one_of(
+    st.fixed_dictionaries({"id": TEXT}, optional={"name": st.one_of(TEXT, st.integers())}),
+    st.dictionaries(st.sampled_from(["id", "name", "extra"]), TEXT, max_size=3),
+    VALUE,
+)
+FACTS = {
+    "game_id": st.one_of(TEXT, VALUE),
+    "dealt_at": st.one_of(MOMENT, VALUE),
+    "dealer": DEALER,
+}
+WITH_FACTS = st.one_of(
+    st.tuples(PLAIN_CARDS, st.fixed_dictionaries({}, optional=FACTS)),
+    st.tuples(PLAIN_RESULT, st.fixed_dictionaries({}, optional=FACTS)),
+).map(lambda pair: {**pair[0], **pair[1]})
 REPORTS = st.one_of(
     PLAIN_CARDS,
     PLAIN_RESULT,
+    WITH_FACTS,
     st.dictionaries(st.sampled_from(NAMES), VALUE, max_size=6),
     VALUE,
 )
@@ -59,7 +79,7 @@ def outcome(load):
         return ("error", error.messages)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=900, deadline=None)
 @given(REPORTS)
 def test_a_report_loads_as_the_fields_load_it(data):
     plain = PLAIN.load(data)
@@ -83,6 +103,10 @@ def test_a_report_loads_as_the_fields_load_it(data):
         ({"round": True, "result": "B"}, False),
         ({"round": 1, "result": "B", "player": ["AS", "AD"]}, False),
         ({"round": 1, "player": ["AS", "AD"], "banker": ["AS", "AD", "AC", "AH"]}, False),
+        ({"round": 1, "result": "B", "game_id": "G-1", "dealer": {"id": "d", "name": "Mei"}}, True),
+        ({"round": 1, "result": "B", "dealt_at": "2026-11-27T08:00:15.5+02:00"}, True),
+        ({"round": 1, "result": "B", "dealer": {"id": "d", "name": ""}}, False),
+        ({"round": 1, "result": "B", "game_id": "G 1"}, False),
     ],
 )
 def test_the_plain_forms(data, plain):

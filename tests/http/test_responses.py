@@ -7,6 +7,7 @@ import typing
 
 import pytest
 
+from api.codecs.roundfacts import NAMES as FACTS
 from api.http import lobbyschemas, responses
 from roads import shapes
 from roads.simulator import deal_shoe
@@ -28,7 +29,9 @@ PAIRS = [
     (shapes.RoadStreaks, responses.RoadStreaksSchema, set()),
     (shapes.Streaks, responses.StreaksSchema, set()),
     (shapes.StatsShape, responses.StatsSchema, set()),
-    (shapes.RoundShape, responses.RoundRecordSchema, {"round", "version"}),
+    # The record adds the round's number, its shoe's version and its own facts
+    # (api.codecs.roundfacts) to what the domain library describes.
+    (shapes.RoundShape, responses.RoundRecordSchema, {"round", "version", *FACTS}),
 ]
 
 

@@ -232,7 +232,7 @@ def test_migrations_are_applied_once(parts, database_url):
     database.ready()
     assert database.migrate() == []
     with psycopg.connect(database_url) as conn:
-        assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (4,)
+        assert conn.execute("SELECT count(*) FROM record_migrations").fetchone() == (5,)
 
 
 def test_each_write_carries_the_name_of_the_key_that_made_it(parts, pg):

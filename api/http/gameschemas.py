@@ -1,0 +1,141 @@
+"""What the lookups of rounds by what the studio knows of them take and answer: one round by its
+game id, a table's last games, its rounds by the time they were dealt, and every table's rounds
+of a time range exported (:mod:`api.http.gameviews`)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import ValidationError, fields, validate
+
+from api.codecs.times import read_day_or_moment
+from api.http.fieldtypes import Text
+from api.http.querynumbers import QueryInteger
+from api.http.responses import RoundRecordSchema
+
+#: A table's last games asked at most, its rounds on a page at most, and the range of an export
+#: at most.
+MOST_GAMES = 500
+PAGE = 200
+LONGEST_EXPORT = timedelta(days=31)
+
+
+class DayOrMoment(fields.Field):
+    """An RFC 3339 moment, or a UTC day ``YYYY-MM-DD``: loaded as ``(moment, is_day)``."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> tuple:
+        if not isinstance(value, str):
+            raise ValidationError("Not a day (YYYY-MM-DD) or an RFC 3339 date-time.")
+        try:
+            return read_day_or_moment(value)
+        except ValueError as error:
+            raise ValidationError(str(error)) from None
+
+
+RANGE = {
+    "from": "A UTC day (YYYY-MM-DD: from its start) or an RFC 3339 date-time.",
+    "to": "A UTC day (YYYY-MM-DD: through its end) or an RFC 3339 date-time (not included); "
+    "left out, the end of the day of ``from`` when it is a day, else a day after it.",
+}
+
+
+class RangeSchema(ma.Schema):
+    start = DayOrMoment(
+        data_key="from", required=True, metadata={"description": RANGE["from"], "type": "string"}
+    )
+    end = DayOrMoment(data_key="to", metadata={"description": RANGE["to"], "type": "string"})
+
+
+def time_range(query: dict[str, Any]) -> tuple[datetime, datetime]:
+    """The moments a range query states: from its start, to before its end (a day's end is
+    the next day's start)."""
+    start, _ = query["start"]
+    if "end" in query:
+        end, is_day = query["end"]
+        return start, end + timedelta(days=1) if is_day else end
+    return start, start + timedelta(days=1)
+
+
+def range_rule(start: datetime, end: datetime, longest: timedelta | None = None) -> str | None:
+    """What a range breaks that its schema cannot say (a 422), or ``None``."""
+    if end <= start:
+        return "to: not after from"
+    if longest is not None and end - start > longest:
+        return f"to: a range of at most {longest.days} days"
+    return None
+
+
+class GamesQuerySchema(ma.Schema):
+    last = QueryInteger(
+        load_default=10,
+        validate=validate.Range(min=1, max=MOST_GAMES),
+        metadata={"description": f"How many of the table's last games (1-{MOST_GAMES})."},
+    )
+
+
+class RoundsQuerySchema(RangeSchema):
+    cursor = Text(
+        validate=validate.Length(max=200),
+        metadata={"description": "The ``next_cursor`` of the page before (opaque)."},
+    )
+    limit = QueryInteger(
+        load_default=PAGE,
+        validate=validate.Range(min=1, max=PAGE),
+        metadata={"description": f"Rounds on a page (1-{PAGE})."},
+    )
+
+
+class ExportRangeQuerySchema(RangeSchema):
+    format = Text(
+        load_default="ndjson",
+        validate=validate.OneOf(["ndjson", "csv"]),
+        metadata={"description": "``ndjson`` (one JSON object a line) or ``csv``."},
+    )
+
+
+class ChainPlaceSchema(ma.Schema):
+    number = fields.Integer(required=True, metadata={"description": "The table's log number."})
+    hash = fields.String(required=True, metadata={"description": "The write's hash (hex)."})
+
+
+class GameSchema(RoundRecordSchema):
+    table = fields.String(required=True)
+    shoe = fields.String(required=True)
+    corrected = fields.Boolean(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Whether it was corrected (null: not in the record yet)."},
+    )
+    chain = fields.Nested(
+        ChainPlaceSchema,
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "Its latest write's place in the record's chain (null: not in the "
+            "record yet)."
+        },
+    )
+    source = fields.String(
+        required=True,
+        validate=validate.OneOf(["redis", "record"]),
+        metadata={"description": "Where it was read: Redis (the hot tier) or the record."},
+    )
+
+
+class GamesSchema(ma.Schema):
+    table = fields.String(required=True)
+    games = fields.List(
+        fields.Nested(GameSchema), required=True, metadata={"description": "Oldest first."}
+    )
+
+
+class RoundPageSchema(ma.Schema):
+    table = fields.String(required=True)
+    rounds = fields.List(fields.Nested(GameSchema), required=True)
+    next_cursor = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Pass as ``cursor`` for the next page; null on the last."},
+    )
