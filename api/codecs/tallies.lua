@@ -2,8 +2,12 @@
 
 -- A round waiting for its day's tally: 'TABLE DAY OBSERVED SIDE EXPECT', the outcomes and the
 -- chances comma-separated as the write's watch part carries them (api/codecs/watchupdate.py).
-local function tally_round(table_id, day, observed, side, expect)
-  return table_id .. ' ' .. day .. ' ' .. observed .. ' ' .. side .. ' ' .. expect
+local function tally_round(table_id, day, observed, side, expect, dealer)
+  local entry = table_id .. ' ' .. day .. ' ' .. observed .. ' ' .. side .. ' ' .. expect
+  if type(dealer) == 'string' and dealer ~= '' then
+    entry = entry .. ' ' .. dealer
+  end
+  return entry
 end
 
 -- A table's tally of a day as its `count` numbers (all 0 for a day it has none of yet).

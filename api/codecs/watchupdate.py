@@ -13,6 +13,8 @@ shoe).
 
 from __future__ import annotations
 
+from typing import Any
+
 from api.codecs.jsontext import dumps, dumps_text
 from roads.integrity.shoewatch import AppendWatch, Finding
 
@@ -21,20 +23,26 @@ def _finding(finding: Finding, table: str, shoe: str) -> list[str]:
     return [finding.kind, dumps({"table": table, "shoe": shoe, **finding.data}).decode()]
 
 
-def encode_append(table: str, shoe: str, number: int, watch: AppendWatch) -> str:
-    """An append's part."""
+def encode_append(
+    table: str, shoe: str, number: int, watch: AppendWatch, dealer: str | None = None
+) -> str:
+    """An append's part; ``dealer``: the id of the round's dealer, whose day's tally the round
+    counts in too (``None``: not reported)."""
+    tally: dict[str, Any] = {
+        "observed": ",".join(map(str, watch.observed)),
+        "side": watch.side,
+        "expect": None if watch.expect is None else ",".join(map(repr, watch.expect)),
+        "upcoming": ",".join(map(repr, watch.upcoming)),
+    }
+    if dealer:
+        tally["dealer"] = dealer
     return dumps_text(
         {
             "shoe": shoe,
             "round": number,
             "findings": [_finding(finding, table, shoe) for finding in watch.findings],
             "anchors": [[fp, at] for fp, at in watch.anchors],
-            "tally": {
-                "observed": ",".join(map(str, watch.observed)),
-                "side": watch.side,
-                "expect": None if watch.expect is None else ",".join(map(repr, watch.expect)),
-                "upcoming": ",".join(map(repr, watch.upcoming)),
-            },
+            "tally": tally,
             "exposed": [[bet, _finding(f, table, shoe)[1]] for bet, f in watch.exposed],
         }
     )

@@ -1,11 +1,13 @@
 """The integrity watch for operators: a table's shoes with their checks and findings, a day's
-drift report across tables, and the alert stream (SSE). Every answer needs an operator key
+drift report across tables and across dealers (with each dealer's voids, corrections and pace
+from the record), and the alert stream (SSE). Every answer needs an operator key
 (``ROADS_OPERATOR_KEYS``): the alerts are the operator's, never on the players' feed."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Response, request, stream_with_context
@@ -16,7 +18,12 @@ from api.codecs.feedevents import is_event_id
 from api.codecs.records import round_of
 from api.http.answers import services
 from api.http.auth import SECURITY, require_operator_key
-from api.http.integrityschemas import DriftDaySchema, DriftQuerySchema, TableIntegritySchema
+from api.http.integrityschemas import (
+    DealersDaySchema,
+    DriftDaySchema,
+    DriftQuerySchema,
+    TableIntegritySchema,
+)
 from api.storage.coldshoes import KIND as TAMPERED
 from api.storage.coldshoes import RecordTampered
 from api.storage.failures import NotFound
@@ -103,13 +110,51 @@ def drift_day(query):
     }
 
 
+@blp.route("/v1/integrity/dealers")
+@blp.doc(security=SECURITY)
+@blp.arguments(DriftQuerySchema, location="query")
+@blp.response(200, DealersDaySchema)
+@require_operator_key
+def dealers_day(query):
+    """A day's report per dealer (UTC day; today by default): the drift watch's tests of the
+    rounds each dealt against their exact chances, Benjamini-Hochberg across the day's dealers;
+    and, with the record on, each dealer's rounds dealt, voids and corrections and the mean time
+    a round took."""
+    _watch_settings()
+    day = query.get("day") or utc_day()
+    services().drift.fold()
+    drift = services().drift.evaluate_dealers(day)
+    conduct = _conduct(day)
+    return {
+        "day": day,
+        "false_discovery_rate": FALSE_DISCOVERY,
+        "alert_below": ALERT,
+        "min_rounds": MIN_ROUNDS,
+        "dealers": {
+            dealer: {**drift.get(dealer, {}), **conduct.get(dealer, {})}
+            for dealer in sorted(drift.keys() | conduct.keys())
+        },
+    }
+
+
+def _conduct(day: str) -> dict[str, dict[str, Any]]:
+    """Each dealer's rounds of the day as the record holds them (none without a record)."""
+    record = services().record
+    if record is None or record.rounds is None:
+        return {}
+    start = datetime.fromisoformat(day).replace(tzinfo=UTC)
+    found = record.rounds.conduct(start, start + timedelta(days=1))
+    return {dealer: conduct.as_dict() for dealer, conduct in found.items()}
+
+
 @blp.route("/v1/integrity/events")
 @blp.doc(
     security=SECURITY,
     responses={
         "200": {
             "description": "A ``text/event-stream`` of alerts: ``unshuffled``, "
-            "``repeated_shoe``, ``impossible_cards``, ``drift``, ``side_bet_exposed``; each "
+            "``repeated_shoe``, ``impossible_cards``, ``drift``, ``dealer_drift``, "
+            "``side_bet_exposed``; each "
             "with its stream id (``Last-Event-ID`` resumes after it).",
             "content": {"text/event-stream": {"schema": {"type": "string"}}},
         }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import marshmallow as ma
 from marshmallow import fields
 
@@ -12,6 +14,7 @@ KINDS = [
     "repeated_shoe",
     "impossible_cards",
     "drift",
+    "dealer_drift",
     "side_bet_exposed",
     "record_tampered",
 ]
@@ -73,8 +76,51 @@ class DriftDaySchema(ma.Schema):
     tables = fields.Dict(keys=fields.String(), values=fields.Nested(DriftSchema), required=True)
 
 
+def real_day(value: str) -> None:
+    """A day the calendar has (2026-02-30 is not)."""
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise ma.ValidationError("Not a day of the calendar.") from None
+
+
 class DriftQuerySchema(ma.Schema):
     day = fields.String(
-        validate=Matches(r"\d{4}-\d{2}-\d{2}", "Not a day: write YYYY-MM-DD."),
+        validate=[Matches(r"\d{4}-\d{2}-\d{2}", "Not a day: write YYYY-MM-DD."), real_day],
         metadata={"description": "the UTC day (YYYY-MM-DD); today by default"},
+    )
+
+
+class DealerDaySchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    rounds = fields.Integer(
+        metadata={
+            "description": "Rounds the drift watch tallied for the dealer (with cards or not)."
+        }
+    )
+    tests = fields.Dict()
+    p = fields.Float(allow_none=True)
+    adjusted_p = fields.Float(allow_none=True)
+    discovery = fields.Boolean()
+    alert = fields.Boolean()
+    rounds_dealt = fields.Integer(metadata={"description": "From the record: rounds dealt."})
+    voids = fields.Integer()
+    corrections = fields.Integer()
+    void_rate = fields.Float()
+    correction_rate = fields.Float()
+    mean_round_seconds = fields.Float(
+        allow_none=True,
+        metadata={"description": "Mean time from the round before in the same shoe, same dealer."},
+    )
+
+
+class DealersDaySchema(ma.Schema):
+    day = fields.String(required=True)
+    false_discovery_rate = fields.Float(required=True)
+    alert_below = fields.Float(required=True)
+    min_rounds = fields.Integer(required=True)
+    dealers = fields.Dict(
+        keys=fields.String(), values=fields.Nested(DealerDaySchema), required=True
     )

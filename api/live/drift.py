@@ -1,5 +1,6 @@
 """Drift alerts: a day's tallies of every table, tested together (Benjamini-Hochberg, in
-:func:`roads.integrity.drift.report`), each table past the alert bound raised once per day.
+:func:`roads.integrity.drift.report`), each table past the alert bound raised once per day; and
+the same of every dealer (``dealer_drift``) over the rounds reported with their dealer.
 
 One process evaluates, the holder of the lease ``{lobby}:integrity:evaluator``: every minute it adds
 up the rounds the writes noted (:meth:`DriftWatch.fold`: the arithmetic stays off the write path)
@@ -38,17 +39,17 @@ class DriftWatch(Candidate):
         found = report(self.store.day(day))
         for table, entry in found.items():
             if entry["alert"]:
-                data = {
-                    "table": table,
-                    "day": day,
-                    "rounds": entry["rounds"],
-                    "p": entry["p"],
-                    "adjusted_p": entry["adjusted_p"],
-                    "bound": ALERT,
-                    "false_discovery_rate": FALSE_DISCOVERY,
-                    "tests": entry["tests"],
-                }
+                data = alert_data(entry, table=table, day=day)
                 self.store.raise_drift(day, table, dumps_text(data))
+        return found
+
+    def evaluate_dealers(self, day: str) -> dict[str, dict[str, Any]]:
+        """The day's report of every dealer; each alert not raised yet is raised."""
+        found = report(self.store.dealers_day(day))
+        for dealer, entry in found.items():
+            if entry["alert"]:
+                data = alert_data(entry, dealer=dealer, day=day)
+                self.store.raise_dealer_drift(day, dealer, dumps_text(data))
         return found
 
     def fold(self) -> int:
@@ -63,6 +64,8 @@ class DriftWatch(Candidate):
                 entries = self.store.take_rounds(FOLD_BATCH)
                 for (day, table), (values, sides) in fold(entries).items():
                     self.store.add_tally(day, table, values, sides)
+                for (day, dealer), (values, sides) in fold(entries, by_dealer=True).items():
+                    self.store.add_tally(day, dealer, values, sides, dealer=True)
                 added += len(entries)
                 if len(entries) < FOLD_BATCH:
                     break
@@ -77,6 +80,7 @@ class DriftWatch(Candidate):
         self.fold()
         for day in (utc_day(1), utc_day()):
             self.evaluate(day)
+            self.evaluate_dealers(day)
         return True
 
     def _run(self) -> None:
@@ -86,3 +90,18 @@ class DriftWatch(Candidate):
                 self.step()
             except Exception:  # Redis away: the next pass tries again
                 log.warning("drift not evaluated; trying again", exc_info=True)
+
+
+def alert_data(entry: dict[str, Any], *, day: str, **named: str) -> dict[str, Any]:
+    """What a drift alert says: who (``table=`` or ``dealer=``), the day, its rounds and tests,
+    its p-values and the bounds it was judged by."""
+    return {
+        **named,
+        "day": day,
+        "rounds": entry["rounds"],
+        "p": entry["p"],
+        "adjusted_p": entry["adjusted_p"],
+        "bound": ALERT,
+        "false_discovery_rate": FALSE_DISCOVERY,
+        "tests": entry["tests"],
+    }

@@ -142,6 +142,7 @@ def _plan(
             odds=c.odds,
             variant=variant,
             settings=watch,
+            dealer=c.facts.dealer_id,
         )
     scorecard = change.after
     return Write(

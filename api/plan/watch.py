@@ -23,13 +23,15 @@ def append_part(
     odds: dict[str, Any],
     variant: str,
     settings: WatchSettings | None,
+    dealer: str | None = None,
 ) -> str:
-    """An append's part: its findings, anchors, tally and exposed side bets."""
+    """An append's part: its findings, anchors, tally (the dealer's too, when the round names
+    one) and exposed side bets."""
     if settings is None:
         return ""
     fresh = fresh_odds(after.decks, variant)
     watch = watch_append(after, number, round, odds, fresh, settings)
-    return encode_append(table, shoe, number, watch)
+    return encode_append(table, shoe, number, watch, dealer)
 
 
 def rewrite_part(

@@ -1,6 +1,7 @@
 """Rounds read from the record by what the studio knows of them (migration 0005): one round by
 its game id, a table's last rounds across shoes, a table's rounds by the time they were dealt (a
-page at a time), and every table's rounds of a time range as one stream.
+page at a time), every table's rounds of a time range as one stream, and each dealer's rounds of
+a day (how many were voided and corrected, and how long a round took).
 
 A round is listed by the write that appended it (``kind = 'round'``) and answered as its latest
 write left it (a correction's or a void's record, found beside it by the partial index of
@@ -130,6 +131,18 @@ class RoundReads:
         more = len(rows) > limit
         return found, encode_cursor(rows[limit - 1]) if more else None
 
+    def conduct(self, start: datetime, end: datetime) -> dict[str, DealerConduct]:
+        """Each dealer's rounds dealt from ``start`` to before ``end``: how many, how many were
+        voided and corrected, and the mean time a round took them."""
+        at_start, at_end = _at_range(start, end)
+        named = {"start": start, "end": end, "at_start": at_start, "at_end": at_end}
+        with self.reads.reading() as conn:
+            rows = conn.execute(CONDUCT, named).fetchall()
+        return {
+            dealer: DealerConduct(rounds, voids, fixed, None if mean is None else float(mean))
+            for dealer, rounds, voids, fixed, mean in rows
+        }
+
     def stream(self, start: datetime, end: datetime, stack: ExitStack) -> Iterator[RecordedRound]:
         """Every table's rounds dealt from ``start`` to before ``end``, in the order they were
         dealt, read :data:`BATCH` at a time. The reader's slot and the connection are taken
@@ -146,6 +159,48 @@ class RoundReads:
             (start, end, *_at_range(start, end)),
         )
         return (_round(row) for row in cursor)
+
+
+# Per dealer, over the rounds dealt in a range: the rounds dealt, voided and corrected, and the
+# mean time from the round before in the same shoe to the round, when the same dealer dealt both.
+CONDUCT = """
+WITH dealt AS (
+    SELECT dealer_id, kind, dealt_at,
+           lag(dealt_at) OVER shoe AS before, lag(dealer_id) OVER shoe AS dealer_before
+    FROM record_writes
+    WHERE dealer_id IS NOT NULL AND kind IN ('round', 'correction', 'void')
+      AND dealt_at >= %(start)s AND dealt_at < %(end)s AND at >= %(at_start)s AND at < %(at_end)s
+    WINDOW shoe AS (PARTITION BY table_id, shoe, kind ORDER BY number)
+)
+SELECT dealer_id,
+       count(*) FILTER (WHERE kind = 'round'),
+       count(*) FILTER (WHERE kind = 'void'),
+       count(*) FILTER (WHERE kind = 'correction'),
+       avg(extract(epoch FROM dealt_at - before))
+           FILTER (WHERE kind = 'round' AND dealer_before = dealer_id)
+FROM dealt GROUP BY dealer_id
+"""
+
+
+class DealerConduct(NamedTuple):
+    """A dealer's rounds of a range as the record holds them."""
+
+    rounds: int
+    voids: int
+    corrections: int
+    mean_round_seconds: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        dealt = max(self.rounds, 1)
+        mean = self.mean_round_seconds
+        return {
+            "rounds_dealt": self.rounds,
+            "voids": self.voids,
+            "corrections": self.corrections,
+            "void_rate": round(self.voids / dealt, 4),
+            "correction_rate": round(self.corrections / dealt, 4),
+            "mean_round_seconds": None if mean is None else round(mean, 2),
+        }
 
 
 def _at_range(start: datetime, end: datetime) -> tuple[datetime, datetime]:

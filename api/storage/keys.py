@@ -132,8 +132,8 @@ class IntegrityKeys:
     script, in the same call): the alert stream, the k-gram index (two generations), each table's
     shoe already named a repeat, each table's last append (its shoe, the next round's chances, the
     side bets exposed), the drift alerts already raised, the drift evaluator's lease, the rounds
-    waiting for their day's tally and the lock of who adds them up; one tally hash per day and one
-    list of findings per table."""
+    waiting for their day's tally and the lock of who adds them up; two tally hashes per day (by
+    table, by dealer) and one list of findings per table."""
 
     tag: str
 
@@ -144,6 +144,10 @@ class IntegrityKeys:
 
     def drift(self, day: str) -> str:
         return f"{self.tag}:integrity:drift:{day}"
+
+    def dealers(self, day: str) -> str:
+        """The day's tallies by dealer (a round reported with its dealer counts there too)."""
+        return f"{self.tag}:integrity:dealers:{day}"
 
     def found(self, table: str) -> str:
         return f"{self.tag}:integrity:found:{table}"

@@ -12,6 +12,10 @@ the shoe's previous write left for it); the drift evaluator adds the rounds up (
 **Runs.** The Banker/Player sequence of the day (ties left out) is tested for too many or too few
 runs (Wald-Wolfowitz): a dealer or a shoe that alternates or clusters results.
 
+**Per dealer.** A round reported with its dealer counts in the dealer's tally of the day too,
+and the day's dealers are tested together as the tables are (UKGC RTS 17: game events collated
+into statistics of staff), their runs over the rounds each dealt in the order they were noted.
+
 **Across tables.** A table's p-value is its smallest test's times the number of tests
 (Bonferroni within the table). Across the day's tables the Benjamini-Hochberg procedure keeps
 the expected share of false discoveries at :data:`FALSE_DISCOVERY` or below; a table is alerted
@@ -50,23 +54,30 @@ ADDED = FIELDS[: FIELDS.index("runs")]
 @dataclass(frozen=True, slots=True)
 class RoundEntry:
     """A round waiting for its day's tally: its ``table`` and ``day``, its ``observed``
-    outcomes (1 or 0, -1 unknown) and their chances (``expect``) in :data:`OUTCOMES` order, and
-    its ``side``: 1 Banker, 2 Player, 0 a tie."""
+    outcomes (1 or 0, -1 unknown) and their chances (``expect``) in :data:`OUTCOMES` order, its
+    ``side``: 1 Banker, 2 Player, 0 a tie; and its ``dealer``'s id (``""``: not reported)."""
 
     table: str
     day: str
     observed: tuple[int, ...]
     side: int
     expect: tuple[float, ...]
+    dealer: str = ""
 
 
-def fold(entries: Iterable[RoundEntry]) -> dict[tuple[str, str], tuple[list[float], str]]:
-    """Per (day, table), what its rounds add to the tally's :data:`ADDED` fields, and its
-    Banker/Player results in order (``"1"``/``"2"`` each), from which the runs follow."""
+def fold(
+    entries: Iterable[RoundEntry], *, by_dealer: bool = False
+) -> dict[tuple[str, str], tuple[list[float], str]]:
+    """Per (day, table), or per (day, dealer) with ``by_dealer`` (rounds without a dealer left
+    out), what its rounds add to the tally's :data:`ADDED` fields, and its Banker/Player results
+    in order (``"1"``/``"2"`` each), from which the runs follow."""
     n = len(OUTCOMES)
     found: dict[tuple[str, str], tuple[list[float], list[str]]] = {}
     for entry in entries:
-        values, sides = found.setdefault((entry.day, entry.table), ([0.0] * len(ADDED), []))
+        name = entry.dealer if by_dealer else entry.table
+        if not name:
+            continue
+        values, sides = found.setdefault((entry.day, name), ([0.0] * len(ADDED), []))
         values[0] += 1
         for i, (seen, p) in enumerate(zip(entry.observed, entry.expect, strict=True)):
             if seen >= 0:  # -1: unknown (a round without cards says nothing of its pairs)

@@ -26,6 +26,7 @@ entries = st.builds(
     observed=observed,
     side=st.sampled_from((0, 1, 2)),
     expect=chances,
+    dealer=st.one_of(st.just(""), st.from_regex(r"[A-Za-z0-9_.:-]{1,64}", fullmatch=True)),
 )
 numbers = st.floats(0, 1e12, allow_subnormal=False)
 day_tallies = st.tuples(*[numbers] * len(FIELDS)).map(DayTally)
@@ -41,14 +42,14 @@ def test_a_round_reads_back_in_python(entry):
 # of the outcomes and the chances as they are, the side a JSON number.
 WRITE_ROUND = """
 local tally = cjson.decode(ARGV[3]).tally
-return tally_round(ARGV[1], ARGV[2], tally.observed, tally.side, tally.expect)
+return tally_round(ARGV[1], ARGV[2], tally.observed, tally.side, tally.expect, tally.dealer)
 """
 
 
 @given(entry=entries, shoe=ids, number=st.integers(1, 90))
 def test_a_round_the_watch_writes_reads_back_in_python(lua, entry, shoe, number):
     watch = AppendWatch((), (), entry.observed, entry.side, entry.expect, entry.expect, ())
-    part = encode_append(entry.table, shoe, number, watch)
+    part = encode_append(entry.table, shoe, number, watch, entry.dealer or None)
     written = lua(tallies.LUA, WRITE_ROUND, entry.table, entry.day, part)
     assert decode_round(written) == entry
     assert written.decode() == encode_round(entry)

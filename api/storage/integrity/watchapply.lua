@@ -83,7 +83,7 @@ local function watch_apply(table_id, part, keys, args)
     end
     if expect then
       redis.call('RPUSH', rounds_key,
-        tally_round(table_id, args.day, tally.observed, tally.side, expect))
+        tally_round(table_id, args.day, tally.observed, tally.side, expect, tally.dealer))
       redis.call('LTRIM', rounds_key, -rounds_kept, -1)
       redis.call('EXPIRE', rounds_key, queue_seconds)
     end

@@ -26,6 +26,9 @@ TALLY_ADD = Script(__package__, "tally_add.lua", uses=[tallies.LUA])
 TAKE_OLDEST = Script(__package__, "take_oldest.lua")
 RAISE_REPEATED = Script(__package__, "raise_repeated.lua", uses=[alerts.LUA])
 UNLOCK = Script(__package__, "unlock.lua")
+DEALER = (
+    "dealer:"  # where a dealer's findings are kept: as a table named so's (no table id has ":")
+)
 ALERTED_KEPT = 100_000  # reasons raised kept at the most (a drift alert's: one per table and day)
 DAY_SECONDS = 40 * 86_400  # a day's tally is kept 40 days
 LAST_ID = f"{2**64 - 1}-{2**64 - 1}"  # the largest stream id
@@ -50,6 +53,11 @@ class IntegrityStore:
         """Every table's tally of ``day`` (``YYYY-MM-DD``, UTC)."""
         stored = self.transport.command("HGETALL", self.keys.drift(day))
         return {table.decode(): decode_tally(text) for table, text in stored.items()}
+
+    def dealers_day(self, day: str) -> dict[str, DayTally]:
+        """Every dealer's tally of ``day`` (the rounds reported with their dealer)."""
+        stored = self.transport.command("HGETALL", self.keys.dealers(day))
+        return {dealer.decode(): decode_tally(text) for dealer, text in stored.items()}
 
     def after(self, last: str, count: int = 100) -> list[Alert]:
         """The alerts after stream id ``last`` (``-``: from the oldest kept)."""
@@ -94,13 +102,16 @@ class IntegrityStore:
             count_alerts(["repeated_shoe"])
         return raised
 
-    def add_tally(self, day: str, table: str, added: list[float], sides: str) -> None:
-        """Add a batch of ``table``'s rounds to its tally of ``day``: ``added`` to the numbers
-        before the runs, and ``sides`` (its Banker/Player results in order, ``"1"``/``"2"``
-        each) counted into the runs (``tally_add.lua``)."""
+    def add_tally(
+        self, day: str, table: str, added: list[float], sides: str, *, dealer: bool = False
+    ) -> None:
+        """Add a batch of ``table``'s rounds to its tally of ``day`` (with ``dealer``, a batch
+        of the dealer ``table``'s to the dealer's): ``added`` to the numbers before the runs,
+        and ``sides`` (its Banker/Player results in order, ``"1"``/``"2"`` each) counted into
+        the runs (``tally_add.lua``)."""
         self.transport.script(
             TALLY_ADD,
-            tally_key=self.keys.drift(day),
+            tally_key=self.keys.dealers(day) if dealer else self.keys.drift(day),
             table_id=table,
             added=",".join(map(repr, added)),
             sides=sides,
@@ -122,6 +133,13 @@ class IntegrityStore:
     def raise_drift(self, day: str, table: str, data: str) -> bool:
         """Raise the drift alert of ``table`` on ``day`` unless it was raised already."""
         return self.raise_once(f"drift {day} {table}", table, "drift", data)
+
+    def raise_dealer_drift(self, day: str, dealer: str, data: str) -> bool:
+        """Raise the drift alert of ``dealer`` on ``day`` unless it was raised already (kept
+        with the findings of ``dealer:ID``, as a table's are with its own)."""
+        return self.raise_once(
+            f"dealer_drift {day} {dealer}", DEALER + dealer, "dealer_drift", data
+        )
 
     def raise_once(self, reason: str, table: str, kind: str, data: str) -> bool:
         """Raise an alert unless one was raised for ``reason`` already; whether it was."""

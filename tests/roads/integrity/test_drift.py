@@ -74,6 +74,23 @@ def test_a_tally_of_the_wrong_length_is_refused():
         DayTally((1.0, 2.0, 3.0))
 
 
+def test_rounds_are_folded_per_day_and_dealer_without_the_rounds_of_none():
+    from roads.integrity.drift import RoundEntry, fold
+
+    expect = (0.5, 0.4, 0.1, 0.3, 0.1, 0.1)
+    entries = [
+        RoundEntry("t1", "2026-11-26", (1, 0, 0, 1, 0, 0), 1, expect, "d-1"),
+        RoundEntry("t2", "2026-11-26", (0, 1, 0, 0, 0, 0), 2, expect, "d-1"),
+        RoundEntry("t2", "2026-11-26", (0, 1, 0, 0, 0, 0), 2, expect, ""),
+        RoundEntry("t1", "2026-11-26", (0, 1, 0, 0, 0, 0), 2, expect, "d-2"),
+    ]
+    found = fold(entries, by_dealer=True)
+    assert set(found) == {("2026-11-26", "d-1"), ("2026-11-26", "d-2")}
+    values, sides = found[("2026-11-26", "d-1")]
+    assert values[0] == 2 and sides == "12"  # across the tables the dealer dealt at
+    assert fold(entries)[("2026-11-26", "t2")][0][0] == 2  # each table's: every round
+
+
 def test_rounds_are_folded_per_day_and_table_in_order():
     from roads.integrity.drift import ADDED, RoundEntry, fold
 
