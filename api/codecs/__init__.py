@@ -3,6 +3,8 @@ writes it too, the script's side of it beside the Python side):
 
 - :mod:`.jsontext`: the JSON encoder and decoder of the stored and streamed formats (orjson);
 - :mod:`.records`: a round's stored record;
+- :mod:`.roundexport`: every table's rounds of a time range as the export streams them (NDJSON,
+  CSV), a round at a time;
 - :mod:`.roundfacts`: a round's own facts as the studio knows them (game id, when it was dealt,
   its dealer), and where a game id's round is;
 - :mod:`.stamps`: a cached value stamped with the shoe version it was built at;

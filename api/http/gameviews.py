@@ -11,16 +11,14 @@ streams, and never more than one batch of rows in memory."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
-import orjson
 from flask import Response
 from flask_smorest import Blueprint, abort
 
+from api.codecs.roundexport import as_csv, as_ndjson
 from api.http.answers import services
 from api.http.gameschemas import (
     LONGEST_EXPORT,
@@ -40,29 +38,6 @@ from api.record.roundreads import RecordedRound, RoundReads
 from api.storage.games import HotRound
 
 blp = Blueprint("games", __name__, description="Rounds by game id, by day, and exported.")
-
-CSV_COLUMNS = (
-    "table",
-    "shoe",
-    "round",
-    "game_id",
-    "dealt_at",
-    "dealer_id",
-    "dealer_name",
-    "result",
-    "player_cards",
-    "banker_cards",
-    "player_total",
-    "banker_total",
-    "player_pair",
-    "banker_pair",
-    "natural",
-    "void",
-    "corrected",
-    "version",
-    "log_number",
-    "hash",
-)
 
 
 def record_rounds(required: bool = False) -> RoundReads | None:
@@ -195,7 +170,8 @@ def export_rounds(query):
     except BaseException:
         stack.close()
         raise
-    lines = as_csv(found) if query["format"] == "csv" else as_ndjson(found)
+    answers = (round.as_dict() for round in found)
+    lines = as_csv(answers) if query["format"] == "csv" else as_ndjson(answers)
     mimetype = "text/csv" if query["format"] == "csv" else "application/x-ndjson"
     name = f"rounds-{start:%Y%m%dT%H%M%SZ}-{end:%Y%m%dT%H%M%SZ}.{query['format']}"
     response = Response(_closing(lines, stack), mimetype=mimetype)
@@ -207,63 +183,3 @@ def _closing(lines: Iterator[bytes], stack: ExitStack) -> Iterator[bytes]:
     """``lines``, the stack closed once they end or the client goes."""
     with stack:
         yield from lines
-
-
-def as_ndjson(rounds: Iterator[RecordedRound]) -> Iterator[bytes]:
-    for round in rounds:
-        yield orjson.dumps(round.as_dict()) + b"\n"
-
-
-def as_csv(rounds: Iterator[RecordedRound]) -> Iterator[bytes]:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for count, round in enumerate(rounds):
-        writer.writerow(csv_row(round))
-        if count % 256 == 255:
-            yield out.getvalue().encode()
-            out.seek(0)
-            out.truncate()
-    yield out.getvalue().encode()
-
-
-def csv_row(round: RecordedRound) -> list[Any]:
-    record = round.record
-    dealer = record.get("dealer") or {}
-    return [
-        round.table,
-        round.shoe,
-        round.round,
-        record.get("game_id", ""),
-        record.get("dealt_at", ""),
-        dealer.get("id", ""),
-        _text(dealer.get("name", "")),
-        record.get("result", ""),
-        " ".join(record.get("player_cards") or ()),
-        " ".join(record.get("banker_cards") or ()),
-        _cell(record.get("player_total")),
-        _cell(record.get("banker_total")),
-        _cell(record.get("player_pair")),
-        _cell(record.get("banker_pair")),
-        _cell(record.get("natural")),
-        _cell(record.get("void")),
-        _cell(round.corrected),
-        _cell(record.get("version")),
-        round.number,
-        round.hash,
-    ]
-
-
-def _text(text: str) -> str:
-    """Free text as a CSV cell a spreadsheet shows and never runs: one that opens as a formula
-    would (``=``, ``+``, ``-``, ``@``) gets a ``'`` first (OWASP's advice on CSV injection)."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
-
-
-def _cell(value: Any) -> Any:
-    """A CSV cell: booleans as ``true``/``false`` (as the JSON says them), ``None`` empty."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return value
