@@ -33,6 +33,7 @@ import type {
   Cell,
   Colour,
   CurrentRun,
+  Dealer,
   Drawn,
   Frame,
   FrameChange,
@@ -64,6 +65,7 @@ const streaks = Object.fromEntries(
 const recent: Result[] = ["B", "B", "P"];
 const tableLimits: Bounds = { min: 10, max: 5000 };
 const betting: TableStatus = "betting";
+const dealer: Dealer = { id: "d-117", name: "Mei" };
 const tile: Tile = {
   table: "alpha",
   name: "Alpha",
@@ -72,6 +74,7 @@ const tile: Tile = {
   status: betting,
   status_until: "2026-11-27T08:00:15.000Z",
   status_reason: null,
+  dealer,
   shoe: "s1",
   version: 3,
   rounds_played: 3,
