@@ -13,6 +13,7 @@ writes it too, the script's side of it beside the Python side):
 - :mod:`.feedevents`: an event of the live feed, from its stream entry to the text each channel
   sends;
 - :mod:`.tiles`: a table's lobby tile, and the lobby's answers made of tiles;
+- :mod:`.studioevents`: what the studio reports between rounds, its rules and its event;
 - :mod:`.tablestatus`: a table's status (open, betting until a time ...) and limits, as the
   lobby keeps them and a tile shows them;
 - :mod:`.times`: a moment in JSON, RFC 3339: written in UTC to the millisecond, read in every

@@ -30,6 +30,10 @@ local function log_table(meta_key, log_key, at, by, name, variant, limits)
       'limits', limits)
   end
 end
+-- An event the studio reported between rounds (JSON: api/codecs/studioevents.py).
+local function log_studio(meta_key, log_key, at, by, event)
+  log_write(meta_key, log_key, at, by, 'studio', 'event', event)
+end
 -- A table retired; raised: {shoe, version} of each shoe whose version retiring raised.
 local function log_retire(meta_key, log_key, at, by, raised)
   local versions = {}

@@ -11,10 +11,13 @@ the service made itself without one) and ``kind``, then by kind:
   ``opens`` (``1`` when it opened the shoe);
 - ``correction`` and ``void``: ``shoe``, ``number``, ``version``, ``record``;
 - ``table``: ``name``, ``variant``, and ``limits`` (JSON) when the table has some;
+- ``studio``: ``event``, what the studio reported between rounds (JSON,
+  :mod:`api.codecs.studioevents`);
 - ``retire``: ``versions`` (``shoe=version,...``, each shoe's version raised by retiring).
 
 A kind's fields are spelled in this codec only: on the Lua side by :data:`LUA`'s function of
-each kind (``log_round``, ``log_correction``, ``log_void``, ``log_table``, ``log_retire``, all
+each kind (``log_round``, ``log_correction``, ``log_void``, ``log_table``, ``log_studio``,
+``log_retire``, all
 through ``log_write``, so every kind carries ``by``; an entry is logged only when the script is
 handed an ``at``: the record is on), on the Python side by :class:`LoggedWrite`'s properties.
 """
@@ -91,6 +94,11 @@ class LoggedWrite(NamedTuple):
         chains the text, not the numbers: two JSON encoders may spell a number two ways (``1e-7``,
         ``1e-07``), never a string."""
         return self.fields.get("limits") or None
+
+    @property
+    def event(self) -> str:
+        """What a ``studio`` write reported, as its JSON text (the record chains the text)."""
+        return self.fields["event"]
 
     @property
     def versions(self) -> dict[str, int]:

@@ -1,8 +1,12 @@
-"""Table metadata, and the table's status as the studio reports it."""
+"""Table metadata, the table's status as the studio reports it, and what the studio reports
+between rounds."""
 
 from flask_smorest import Blueprint, abort
 
+from api.codecs.jsontext import dumps_text
+from api.codecs.studioevents import STATUS, studio_event, studio_rule
 from api.codecs.tablestatus import status_fields, status_report
+from api.codecs.times import now_text
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.archive import archive_path
 from api.http.auth import SECURITY, key_name, require_ingest_key
@@ -11,6 +15,8 @@ from api.http.responses import ErrorSchema, RetiredSchema, TableSchema
 from api.http.tableschemas import (
     StatusInSchema,
     StatusSchema,
+    StudioInSchema,
+    StudioSchema,
     TableInSchema,
     limits_rule,
     status_rule,
@@ -64,6 +70,38 @@ def put_status(body, table):
     if not services().lobby.set_status(table, fields, report):
         abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
     return report
+
+
+@blp.route("/v1/tables/<id:table>/studio", methods=["POST"])
+@require_ingest_key
+@blp.arguments(StudioInSchema(), error_status_code=400)
+@blp.response(200, StudioSchema)
+@blp.alt_response(422, schema=ErrorSchema, description="A field its kind needs or does not take.")
+@blp.doc(security=SECURITY)
+def post_studio(body, table):
+    """Report what happens between rounds: a shuffle, burned cards, the cut card out, new decks,
+    a pause and its end, a round cancelled.
+
+    Each is an event on the table's channel (``studio``) and a write in the record's chain (the
+    table's own). A shuffle puts the table's status at ``shuffling``, a pause at ``paused`` (with
+    its reason), a resume at ``open``; a cancel of a reported ``round`` voids it; burned cards
+    named by their faces leave the shoe, so the exact odds. 404 for a table the lobby does not
+    list, or a shoe or round it does not have."""
+    broken = studio_rule(body)
+    if broken is not None:
+        abort(422, message=broken)
+    svc, kind = services(), body["kind"]
+    event = studio_event(table, body, now_text())
+    if kind == "cancel" and "round" in body:
+        svc.writer.void(table, body["shoe"], body["round"], key_name())
+    if kind in STATUS:
+        fields = status_fields(STATUS[kind], None, body.get("reason"))
+        if not svc.lobby.set_status(table, fields, status_report(table, fields)):
+            abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
+    if not svc.lobby.emit(table, "studio", dumps_text(event)):
+        abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
+    svc.tables.studio(table, dumps_text(event), key_name())
+    return event
 
 
 @blp.route("/v1/tables/<id:table>", methods=["GET"])

@@ -1,6 +1,8 @@
 """What a table is set up with and what the studio reports of it: its name, variant and limits
-(``PUT /v1/tables/{table}``), and its status (``PUT /v1/tables/{table}/status``), with the
-answer to the latter. The rules of the status are :mod:`api.codecs.tablestatus`'s."""
+(``PUT /v1/tables/{table}``), its status (``PUT /v1/tables/{table}/status``) and what happens
+between rounds (``POST /v1/tables/{table}/studio``), with the answers to the latter two. The
+rules of the status are :mod:`api.codecs.tablestatus`'s, of the studio's events
+:mod:`api.codecs.studioevents`'s."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.codecs.studioevents import KINDS, MOST_BURNED
 from api.codecs.tablestatus import STATUSES, UNTIL_AHEAD, UNTIL_PAST, UNTIL_REQUIRED
-from api.http.fieldtypes import Rfc3339, StrictNumber, Text, displayed
+from api.http.fieldtypes import Rfc3339, StrictInteger, StrictNumber, Text, displayed
+from api.http.requests import CARD, ID
 from roads import VARIANTS
 from roads.variants import BETS
 
@@ -105,3 +109,47 @@ class StatusSchema(ma.Schema):
     server_time = fields.String(
         required=True, metadata={"description": "The service's clock as it answered (RFC 3339)."}
     )
+
+
+class StudioInSchema(ma.Schema):
+    """What the studio reports between rounds (:mod:`api.codecs.studioevents` names the fields
+    each kind needs and takes: another combination is a 422)."""
+
+    kind = Text(required=True, validate=validate.OneOf(KINDS), metadata={"example": "burn"})
+    shoe = Text(
+        validate=ID,
+        metadata={
+            "description": "The shoe it happened in (a shuffle's: the next shoe).",
+            "example": "s2",
+        },
+    )
+    cards = fields.List(
+        CARD,
+        validate=validate.Length(min=1, max=MOST_BURNED),
+        metadata={"description": "A burn's cards, by their faces.", "example": ["KD", "4S"]},
+    )
+    count = StrictInteger(
+        validate=validate.Range(min=1, max=MOST_BURNED),
+        metadata={
+            "description": "A burn's cards when their faces are not read; new decks' number."
+        },
+    )
+    round = StrictInteger(
+        validate=validate.Range(min=1, max=4096),
+        metadata={"description": "The round a cancel voids (left out: a game with no result)."},
+    )
+    reason = Text(
+        validate=[validate.Length(min=1, max=200), displayed("reason")],
+        metadata={"description": "Why, as players are to read it."},
+    )
+
+
+class StudioSchema(ma.Schema):
+    table = fields.String(required=True)
+    kind = fields.String(required=True)
+    shoe = fields.String()
+    cards = fields.List(fields.String())
+    count = fields.Integer()
+    round = fields.Integer()
+    reason = fields.String()
+    at = fields.String(required=True, metadata={"description": "The service's clock (RFC 3339)."})

@@ -8,7 +8,8 @@ the log) adds nothing. The chains:
 
 - a shoe's writes (rounds, corrections, voids) chain in order; the shoe's first write links to
   the head of the table's current shoe at that moment (a table's first shoe: GENESIS);
-- a table's own writes (its name and variant, a retirement) form the table's chain.
+- a table's own writes (its name and variant, what the studio reported between rounds, a
+  retirement) form the table's chain.
 
 A shoe closes when the table's next shoe opens; it may leave Redis ``hot_seconds`` later.
 
@@ -289,6 +290,8 @@ class Ledger:
                         entry["limits"] = write.limits  # their JSON text
                     row.name, row.variant = write.name, write.variant
                     row.retired = False
+                elif write.kind == "studio":
+                    entry["event"] = write.event  # its JSON text, as the limits'
                 else:  # retire
                     entry["versions"] = write.versions
                     row.retired = True

@@ -38,7 +38,7 @@ from api.storage.coldshoes import RecordTampered
 from roads import MAX_ROUNDS, VARIANTS
 from roads.chain import GENESIS, LINK_FIELDS, link
 
-TABLE_KINDS = ("table", "retire")
+TABLE_KINDS = ("table", "studio", "retire")
 RESULTS = ("B", "P", "T")
 # A round's record as Redis holds it (api.codecs.records.record_of): these keys in this order,
 # then any other in sorted order, so a shoe brought back is served byte for byte as before.
@@ -152,6 +152,9 @@ def table_chain(table: str, rows: list[Row]) -> TableChain:
             if not (name is None or isinstance(name, str)) or variant not in VARIANTS:
                 raise _malformed(table, "", entry, "names no table")
             limits = _limits(table, entry)
+        elif entry["kind"] == "studio":
+            if not isinstance(entry.get("event"), str):
+                raise _malformed(table, "", entry, "reports no event")
         else:
             versions = entry.get("versions")
             if not isinstance(versions, dict) or not all(map(_whole, versions.values())):

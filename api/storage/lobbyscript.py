@@ -1,6 +1,7 @@
 """How a committed write reaches the lobby: the script that applies its lobby update
 (``lobby_publish.lua``), the one that takes a retired table out (``lobby_retire.lua``), and the
-one that sets a table's status as the studio reports it (``lobby_status.lua``).
+one that sets a table's status as the studio reports it (``lobby_status.lua``), and the one
+that sends an event of the table that changes no tile (``lobby_event.lua``).
 
 A write is committed by a script on its table's slot (:mod:`api.storage.writescripts`), which also
 keeps the lobby update its plan carries (:mod:`api.codecs.lobbyupdate`) at ``{t:TABLE}:lobby``.
@@ -43,6 +44,7 @@ PATTERN_IDS = ",".join(pattern.id for pattern in PATTERNS)
 LOBBY_PUBLISH = Script(__package__, "lobby_publish.lua", uses=[lobbyupdate.LUA, *watchapply.USES])
 LOBBY_RETIRE = Script(__package__, "lobby_retire.lua")
 LOBBY_STATUS = Script(__package__, "lobby_status.lua")
+LOBBY_EVENT = Script(__package__, "lobby_event.lua")
 
 
 def _tile_indexes(keys: LobbyKeys) -> dict[str, Any]:

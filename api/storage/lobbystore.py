@@ -46,7 +46,14 @@ from typing import Any
 from api.codecs.jsontext import dumps_text, loads
 from api.codecs.tiles import EMPTY, Tile, registry_entry
 from api.storage.keys import LobbyKeys
-from api.storage.lobbyscript import LOBBY_RETIRE, LOBBY_STATUS, retire_named, status_named
+from api.storage.lobbyscript import (
+    LOBBY_EVENT,
+    LOBBY_RETIRE,
+    LOBBY_STATUS,
+    STREAM_LENGTH,
+    retire_named,
+    status_named,
+)
 from api.storage.tilerebuild import Stale, TileRebuild
 from api.storage.transport import Transport
 from roads.lobby import RoadShape, sort_key
@@ -99,6 +106,20 @@ class Lobby:
         (:data:`~api.storage.lobbyscript.LOBBY_STATUS`)."""
         named = status_named(self.keys, table, dumps_text(fields), dumps_text(report))
         return bool(self.transport.script(LOBBY_STATUS, **named))
+
+    def emit(self, table: str, kind: str, data: str) -> bool:
+        """Send an event of ``kind`` (``data`` JSON) on the table's channel and the lobby's,
+        changing no tile; ``False`` when the lobby does not list the table."""
+        named = {
+            "tables_key": self.keys.tables,
+            "events_key": self.keys.events,
+            "last_of_key": self.keys.last_of,
+            "table_id": table,
+            "kind": kind,
+            "data": data,
+            "stream_length": STREAM_LENGTH,
+        }
+        return bool(self.transport.script(LOBBY_EVENT, **named))
 
     def size(self) -> int:
         """How many tables the lobby lists."""

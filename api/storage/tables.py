@@ -1,4 +1,5 @@
-"""Tables: their name, variant and limits, their shoes and which one is current."""
+"""Tables: their name, variant and limits, their shoes and which one is current; what the studio
+reports of them between rounds, logged for the record."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from api.storage.known import KnownVersions
 from api.storage.lobbystore import Lobby
 from api.storage.transport import Transport
 from api.storage.writelog import Clock
-from api.storage.writescripts import PUT_TABLE, RETIRE_TABLE, RetireTable
+from api.storage.writescripts import PUT_TABLE, RETIRE_TABLE, STUDIO_LOG, RetireTable
 
 
 class Tables:
@@ -54,6 +55,14 @@ class Tables:
             limits=dumps_text(limits) if limits else "",
         )
         self.lobby.register(table, name, variant, limits)
+
+    def studio(self, table: str, event: str, by: str = "") -> None:
+        """Log what the studio reported between rounds (``event``, JSON) for the record, in the
+        table's own chain; ``by``: the name of the key that reported it."""
+        keys = self.keys.table(table)
+        self.transport.script(
+            STUDIO_LOG, meta_key=keys.meta, log_key=keys.log, at=self.clock(), by=by, event=event
+        )
 
     def get(self, table: str) -> dict[str, Any] | None:
         """The table's metadata and its current shoe's version and counts, or ``None``.

@@ -259,3 +259,4 @@ class Retiring(NamedTuple):
 
 
 PUT_TABLE = Script(__package__, "put_table.lua", uses=[writelog.LUA])
+STUDIO_LOG = Script(__package__, "studio_log.lua", uses=[writelog.LUA])

@@ -1,0 +1,126 @@
+"""What the studio reports between rounds (issue 45, part 3), through the app on real Redis and
+PostgreSQL: a shuffle, a pause and its end move the table's status; a cancel of a reported
+round voids it; every report is a ``studio`` event on the table's channel and a write in the
+record's chain (the table's own, checked as a restore checks it); a report a kind cannot make is
+a 422 and changes nothing."""
+
+from __future__ import annotations
+
+import orjson
+import psycopg
+import pytest
+
+from api.record.readback import Row, table_chain
+from roads.simulator import deal_shoe
+from tests.conftest import AUTH, make_app
+from tests.record.conftest import record_all
+
+# Also run on a local Redis Cluster (see conftest.py).
+pytestmark = pytest.mark.cluster
+
+ROUNDS = deal_shoe(21)
+
+
+def studio(client, table: str, body: dict):
+    return client.post(f"/v1/tables/{table}/studio", json=body, headers=AUTH)
+
+
+def deal(client, table: str, shoe: str, count: int) -> None:
+    for number in range(1, count + 1):
+        dealt = ROUNDS[number - 1]
+        body = {
+            "round": number,
+            "player": [str(card) for card in dealt.player_cards],
+            "banker": [str(card) for card in dealt.banker_cards],
+        }
+        answer = client.post(f"/v1/tables/{table}/shoes/{shoe}/rounds", json=body, headers=AUTH)
+        assert answer.status_code == 201, answer.json
+
+
+def tile(client, table: str) -> dict:
+    (found,) = [t for t in client.get("/v1/tables").json["tables"] if t["table"] == table]
+    return found
+
+
+def events(redis_client, app) -> list[dict]:
+    keys = app.extensions["roads"].keys.lobby
+    entries = redis_client.xrange(keys.events)
+    return [
+        {"type": fields[b"type"].decode(), **orjson.loads(fields[b"data"])}
+        for _, fields in entries
+        if fields[b"type"] == b"studio"
+    ]
+
+
+def test_each_report_moves_the_status_it_names_and_is_an_event_and_recorded(
+    record_apps, redis_client, database_url
+):
+    app = record_apps()
+    client = app.test_client()
+    deal(client, "st", "s1", 3)
+    paused = studio(client, "st", {"kind": "pause", "reason": "Card reader check"})
+    assert paused.status_code == 200, paused.json
+    assert paused.json["kind"] == "pause" and paused.json["at"].endswith("Z")
+    assert tile(client, "st")["status"] == "paused"
+    assert tile(client, "st")["status_reason"] == "Card reader check"
+    assert studio(client, "st", {"kind": "resume"}).status_code == 200
+    assert tile(client, "st")["status"] == "open"
+    assert studio(client, "st", {"kind": "cut_card", "shoe": "s1"}).status_code == 200
+    assert studio(client, "st", {"kind": "burn", "shoe": "s1", "count": 2}).status_code == 200
+    assert studio(client, "st", {"kind": "shuffle", "shoe": "s2"}).status_code == 200
+    assert tile(client, "st")["status"] == "shuffling"
+    assert studio(client, "st", {"kind": "new_decks", "shoe": "s2", "count": 8}).status_code == 200
+    kinds = ["pause", "resume", "cut_card", "burn", "shuffle", "new_decks"]
+    sent = events(redis_client, app)
+    assert [e["kind"] for e in sent] == kinds and sent[3]["count"] == 2
+    record_all(app.extensions["roads"].record.recorder)
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT number, canonical, prev_hash, hash FROM record_writes"
+            " WHERE table_id = 'st' AND shoe = '' ORDER BY number"
+        ).fetchall()
+    chained = [orjson.loads(row[1]) for row in rows]
+    assert [orjson.loads(e["event"])["kind"] for e in chained if e["kind"] == "studio"] == kinds
+    table_chain("st", [Row(*row) for row in rows])  # the table's chain holds, with them in it
+
+
+def test_a_cancel_of_a_reported_round_voids_it(backend, redis_client):
+    client = make_app(backend.url, cluster=backend.cluster).test_client()
+    deal(client, "cx", "s1", 4)
+    answer = studio(client, "cx", {"kind": "cancel", "shoe": "s1", "round": 4, "reason": "Misdeal"})
+    assert answer.status_code == 200, answer.json
+    rounds = client.get("/v1/tables/cx/shoes/s1/rounds").json["rounds"]
+    assert rounds[3]["void"] is True and not rounds[2]["void"]
+    missing = studio(client, "cx", {"kind": "cancel", "shoe": "s1", "round": 9})
+    assert missing.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "says"),
+    [
+        ({"kind": "burn", "shoe": "s1"}, 422, "cards or count"),
+        ({"kind": "burn", "shoe": "s1", "cards": ["AS"], "count": 1}, 422, "cards or count"),
+        ({"kind": "burn", "count": 1}, 422, "shoe"),
+        ({"kind": "pause", "shoe": "s1"}, 422, "shoe"),
+        ({"kind": "resume", "count": 3}, 422, "count"),
+        ({"kind": "cut_card", "shoe": "s1", "round": 2}, 422, "round"),
+        ({"kind": "deal"}, 400, "kind"),
+        ({"kind": "burn", "shoe": "s1", "cards": ["ZZ"]}, 400, "cards"),
+        ({"kind": "pause", "reason": "\u202eevil"}, 400, "reason"),
+    ],
+)
+def test_a_report_its_kind_cannot_make_is_refused_and_changes_nothing(
+    backend, redis_client, body, status, says
+):
+    client = make_app(backend.url, cluster=backend.cluster).test_client()
+    deal(client, "rf", "s1", 2)
+    answer = studio(client, "rf", body)
+    assert answer.status_code == status and says in str(answer.json)
+    assert tile(client, "rf")["status"] == "open"
+
+
+def test_an_unknown_table_and_a_missing_key(backend, redis_client):
+    client = make_app(backend.url, cluster=backend.cluster).test_client()
+    assert studio(client, "nobody", {"kind": "pause"}).status_code == 404
+    answer = client.post("/v1/tables/t1/studio", json={"kind": "pause"})
+    assert answer.status_code == 401
