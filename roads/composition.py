@@ -57,7 +57,8 @@ class Composition:
         return self._dealt[card.index]
 
     def left(self, card: Card) -> int:
-        """How many copies of ``card`` are still in the shoe (the burn card counts as still in)."""
+        """How many copies of ``card`` are still in the shoe (a burned card counts as still in
+        unless it was dealt here)."""
         return self.decks - self._dealt[card.index]
 
     def cards_left(self) -> int:

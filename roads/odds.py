@@ -276,8 +276,8 @@ def cards_left_by_rank(cards_left: Sequence[int]) -> dict[str, int]:
 
 def known_cards_left(scorecard: Scorecard) -> tuple[int, ...] | None:
     """The cards left in the shoe, or ``None`` when they are not known: some round came without
-    its cards, or fewer than the six a round may need are left. Burn cards are never reported,
-    so they count as still in the shoe."""
+    its cards, or fewer than the six a round may need are left. Burned cards count as still in
+    the shoe unless they were taken out (:meth:`Scorecard.burn`)."""
     if not scorecard.cards_known():
         return None
     left = scorecard.cards_left()

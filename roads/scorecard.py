@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from roads import scoreparts, snapshot
+from roads.cards import Card, parse_card
 from roads.composition import Composition
 from roads.derived import DerivedRoad
 from roads.document import KeptDocument, ends_of
@@ -169,9 +170,16 @@ class Scorecard(ScorecardJson):
         """The cards dealt so far (a copy)."""
         return self._composition.copy()
 
+    def burn(self, cards: Iterable[Card | str]) -> None:
+        """Take cards burned from the shoe out of the cards left, as dealt cards are (the exact
+        odds follow); the roads do not change. Raises :class:`~roads.errors.ShoeError` when a
+        card would leave the shoe more often than it holds it; nothing changes then."""
+        self._composition.deal([parse_card(card) for card in cards])
+
     def cards_known(self) -> bool:
         """Whether the cards left in the shoe are known: every round so far, void ones too, was
-        reported with its cards. (The burn cards are never known: they count as still in.)"""
+        reported with its cards. (Burned cards count as still in unless :meth:`burn` took them
+        out.)"""
         return self._log.all_with_cards()
 
     def cards_left(self) -> tuple[int, ...]:

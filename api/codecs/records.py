@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from api.codecs.jsontext import dumps_text, loads
-from api.codecs.roundfacts import NO_FACTS, RoundFacts
-from roads import Round
+from api.codecs.roundfacts import BURNED, NO_FACTS, RoundFacts
+from roads import Round, Scorecard
 
 # What makes two reports of a round "the same round" (a dealer retry) or a different one, by
 # the name a 409 gives each part that differs.
@@ -38,6 +38,21 @@ def encode(record: dict[str, Any]) -> str:
 
 def decode(stored: bytes | str) -> dict[str, Any]:
     return loads(stored)
+
+
+def scorecard_of(records: list[dict[str, Any]]) -> Scorecard:
+    """The scorecard of a shoe whose rounds' records are ``records``: their rounds, and the
+    cards burned after each (:mod:`api.codecs.roundfacts`) out of the cards left."""
+    scorecard = Scorecard.from_rounds([round_of(record) for record in records])
+    burned = burned_in(records)
+    if burned:
+        scorecard.burn(burned)
+    return scorecard
+
+
+def burned_in(records: list[dict[str, Any]]) -> list[str]:
+    """Every card burned in a shoe whose rounds' records are ``records``."""
+    return [card for record in records for card in record.get(BURNED) or ()]
 
 
 def round_of(record: dict[str, Any]) -> Round:

@@ -9,7 +9,10 @@ reach the record's chain, the round history, the exports and the round's events.
   at most :data:`DEALT_AHEAD` after the service's clock and :data:`DEALT_BEFORE` before it; a
   round reported without one is stamped with the service's clock;
 - ``dealer``: ``{"id": ..., "name": ...}``, the name optional: a studio sends it once a shift,
-  and a table's tile keeps the name of its current dealer until another dealer comes.
+  and a table's tile keeps the name of its current dealer until another dealer comes;
+- ``burned``: the cards burned after the round, by their faces (``POST .../studio`` burns them
+  after the shoe's last round): they leave the cards left, so the exact odds, from then on. A
+  scorecard made from the records takes them out (:func:`api.codecs.records.scorecard_of`).
 
 A correction or a void keeps the facts of the round it rewrites: a corrected round is the same
 game, dealt at the same time by the same dealer.
@@ -17,7 +20,8 @@ game, dealt at the same time by the same dealer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from importlib.resources import files
 from typing import Any
@@ -40,7 +44,8 @@ DEALER_NAME_LENGTH = 64
 DEALT_AHEAD = timedelta(seconds=5)
 DEALT_BEFORE = timedelta(days=1)
 
-NAMES = ("game_id", "dealt_at", "dealer")
+NAMES = ("game_id", "dealt_at", "dealer")  # those a round's report may carry
+BURNED = "burned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +55,18 @@ class RoundFacts:
     game_id: str | None = None
     dealt_at: str | None = None  # RFC 3339, UTC, milliseconds
     dealer: dict[str, str] | None = None  # {"id", "name"?}
+    burned: tuple[str, ...] = ()  # cards burned after the round
 
     def fields(self) -> dict[str, Any]:
-        """The facts as a record holds them: the known ones, in :data:`NAMES`' order."""
+        """The facts as a record holds them: the known ones, in :data:`NAMES`' order, then the
+        cards burned after the round (when there are any)."""
         found = {"game_id": self.game_id, "dealt_at": self.dealt_at, "dealer": self.dealer}
-        return {name: value for name, value in found.items() if value is not None}
+        known = {name: value for name, value in found.items() if value is not None}
+        return {**known, BURNED: list(self.burned)} if self.burned else known
+
+    def burning(self, cards: Sequence[str]) -> RoundFacts:
+        """These facts with ``cards`` burned after the round too."""
+        return replace(self, burned=(*self.burned, *cards))
 
     @property
     def dealer_id(self) -> str | None:
@@ -77,7 +89,8 @@ def reported(report: dict[str, Any], now: str | None = None) -> RoundFacts:
 
 def in_record(record: dict[str, Any]) -> RoundFacts:
     """The facts a stored record holds (none for a record stored before they were kept)."""
-    return RoundFacts(record.get("game_id"), record.get("dealt_at"), record.get("dealer"))
+    burned = tuple(record.get(BURNED) or ())
+    return RoundFacts(record.get("game_id"), record.get("dealt_at"), record.get("dealer"), burned)
 
 
 def dealt_rule(dealt_at: datetime | None, now: datetime) -> str | None:

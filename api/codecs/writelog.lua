@@ -21,6 +21,11 @@ local function log_void(meta_key, log_key, at, by, shoe, number, version, record
   log_write(meta_key, log_key, at, by, 'void', 'shoe', shoe, 'number', number,
     'version', version, 'record', record)
 end
+-- Cards burned after a round: the round's record with them.
+local function log_burn(meta_key, log_key, at, by, shoe, number, version, record)
+  log_write(meta_key, log_key, at, by, 'burn', 'shoe', shoe, 'number', number,
+    'version', version, 'record', record)
+end
 -- A table named, its variant set; limits: its limits (JSON), '' for none (not logged then).
 local function log_table(meta_key, log_key, at, by, name, variant, limits)
   if limits == '' then

@@ -9,14 +9,16 @@ the service made itself without one) and ``kind``, then by kind:
 
 - ``round``: ``shoe``, ``number``, ``version`` (the shoe's after it), ``record`` (as stored),
   ``opens`` (``1`` when it opened the shoe);
-- ``correction`` and ``void``: ``shoe``, ``number``, ``version``, ``record``;
+- ``correction``, ``void`` and ``burn`` (cards burned after the round, in its record):
+  ``shoe``, ``number``, ``version``, ``record``;
 - ``table``: ``name``, ``variant``, and ``limits`` (JSON) when the table has some;
 - ``studio``: ``event``, what the studio reported between rounds (JSON,
   :mod:`api.codecs.studioevents`);
 - ``retire``: ``versions`` (``shoe=version,...``, each shoe's version raised by retiring).
 
 A kind's fields are spelled in this codec only: on the Lua side by :data:`LUA`'s function of
-each kind (``log_round``, ``log_correction``, ``log_void``, ``log_table``, ``log_studio``,
+each kind (``log_round``, ``log_correction``, ``log_void``, ``log_burn``, ``log_table``,
+``log_studio``,
 ``log_retire``, all
 through ``log_write``, so every kind carries ``by``; an entry is logged only when the script is
 handed an ``at``: the record is on), on the Python side by :class:`LoggedWrite`'s properties.

@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import ValidationError, fields, validate
+from marshmallow import fields, validate
 
 from api.codecs.times import read_day_or_moment
-from api.http.fieldtypes import Text
+from api.http.fieldtypes import Matches, Text
 from api.http.querynumbers import QueryInteger
 from api.http.responses import RoundRecordSchema
 
@@ -22,16 +22,22 @@ PAGE = 200
 LONGEST_EXPORT = timedelta(days=31)
 
 
-class DayOrMoment(fields.Field):
-    """An RFC 3339 moment, or a UTC day ``YYYY-MM-DD``: loaded as ``(moment, is_day)``."""
+# A UTC day or an RFC 3339 date-time, as text: a text of another form is a 400; one of this
+# form that names no moment (a 13th month) a 422 (time_range).
+DAY_OR_MOMENT = (
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"(?:[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2}))?$"
+)
+DAY_OR_MOMENT_ERROR = "Not a day (YYYY-MM-DD) or an RFC 3339 date-time."
 
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> tuple:
-        if not isinstance(value, str):
-            raise ValidationError("Not a day (YYYY-MM-DD) or an RFC 3339 date-time.")
-        try:
-            return read_day_or_moment(value)
-        except ValueError as error:
-            raise ValidationError(str(error)) from None
+
+def day_or_moment(**kwargs: Any) -> Text:
+    return Text(validate=Matches(DAY_OR_MOMENT, DAY_OR_MOMENT_ERROR), **kwargs)
+
+
+class OutOfRange(ValueError):
+    """A range whose form is right that names no moment, or runs backwards or too long (a
+    422)."""
 
 
 RANGE = {
@@ -42,29 +48,34 @@ RANGE = {
 
 
 class RangeSchema(ma.Schema):
-    start = DayOrMoment(
-        data_key="from", required=True, metadata={"description": RANGE["from"], "type": "string"}
-    )
-    end = DayOrMoment(data_key="to", metadata={"description": RANGE["to"], "type": "string"})
+    start = day_or_moment(data_key="from", required=True, metadata={"description": RANGE["from"]})
+    end = day_or_moment(data_key="to", metadata={"description": RANGE["to"]})
 
 
-def time_range(query: dict[str, Any]) -> tuple[datetime, datetime]:
+def time_range(
+    query: dict[str, Any], longest: timedelta | None = None
+) -> tuple[datetime, datetime]:
     """The moments a range query states: from its start, to before its end (a day's end is
-    the next day's start)."""
-    start, _ = query["start"]
+    the next day's start). Raises :class:`OutOfRange` naming what is wrong: a text that names
+    no moment, an end not after the start, a range longer than ``longest``."""
+    start, _ = _moment("from", query["start"])
     if "end" in query:
-        end, is_day = query["end"]
-        return start, end + timedelta(days=1) if is_day else end
-    return start, start + timedelta(days=1)
-
-
-def range_rule(start: datetime, end: datetime, longest: timedelta | None = None) -> str | None:
-    """What a range breaks that its schema cannot say (a 422), or ``None``."""
+        end, is_day = _moment("to", query["end"])
+        end = end + timedelta(days=1) if is_day else end
+    else:
+        end = start + timedelta(days=1)
     if end <= start:
-        return "to: not after from"
+        raise OutOfRange("to: not after from")
     if longest is not None and end - start > longest:
-        return f"to: a range of at most {longest.days} days"
-    return None
+        raise OutOfRange(f"to: a range of at most {longest.days} days")
+    return start, end
+
+
+def _moment(name: str, text: str) -> tuple[datetime, bool]:
+    try:
+        return read_day_or_moment(text)
+    except ValueError as error:
+        raise OutOfRange(f"{name}: {error}") from None
 
 
 class GamesQuerySchema(ma.Schema):

@@ -26,9 +26,9 @@ from api.http.gameschemas import (
     GameSchema,
     GamesQuerySchema,
     GamesSchema,
+    OutOfRange,
     RoundPageSchema,
     RoundsQuerySchema,
-    range_rule,
     time_range,
 )
 from api.http.recordaccess import SECURITY, record_read, require_record_reader
@@ -123,16 +123,13 @@ def last_games(query, table):
 def rounds_by_time(query, table):
     """The table's rounds by the UTC day or the time they were dealt, from the record, in the
     order they were dealt, a page at a time (``next_cursor``)."""
-    start, end = time_range(query)
-    broken = range_rule(start, end)
-    if broken is not None:
-        abort(422, message=broken)
     try:
+        start, end = time_range(query)
         found, cursor = record_rounds(required=True).between(
             table, start, end, query.get("cursor"), query["limit"]
         )
-    except BadCursor as error:
-        abort(400, message=str(error))
+    except (OutOfRange, BadCursor) as error:  # their form is right: their meaning is not
+        abort(422, message=str(error))
     return {"table": table, "rounds": [cold(round) for round in found], "next_cursor": cursor}
 
 
@@ -155,10 +152,10 @@ def rounds_by_time(query, table):
 @require_record_reader
 def export_rounds(query):
     """Every table's rounds of a time range (at most 31 days), streamed from the record."""
-    start, end = time_range(query)
-    broken = range_rule(start, end, LONGEST_EXPORT)
-    if broken is not None:
-        abort(422, message=broken)
+    try:
+        start, end = time_range(query, LONGEST_EXPORT)
+    except OutOfRange as error:
+        abort(422, message=str(error))
     rounds = record_rounds(required=True)
     stack = ExitStack()
     # The process's bound on reads of the record (api.http.recordaccess) and the reader's slot

@@ -13,7 +13,8 @@ blp = Blueprint(
 )
 
 BURN_NOTE = (
-    "Burn cards are never reported: they count as still in the shoe. Without the cards of every "
+    "Burned cards count as still in the shoe unless their faces were reported (POST "
+    ".../studio, a burn). Without the cards of every "
     "round the composition is unknown and the figures are a fresh shoe's."
 )
 

@@ -36,6 +36,9 @@ class RoundRecordSchema(ma.Schema):
         metadata={"description": "RFC 3339: when it was dealt (as reported, else received)."}
     )
     dealer = fields.Nested(DealerOutSchema, metadata={"description": "Who dealt it."})
+    burned = fields.List(
+        fields.String(), metadata={"description": "Cards burned after it (POST .../studio)."}
+    )
     version = fields.Integer(
         required=True, metadata={"description": "Shoe version it was written at."}
     )
@@ -76,13 +79,23 @@ class ArchivedTableSchema(ma.Schema):
 
 def differs_field() -> fields.List:
     """What a 409 for a round already stored says differs from it."""
+    parts = ["result", "cards", "totals", "pairs", "natural", "game_id"]
     return fields.List(
-        fields.String(validate=validate.OneOf(["result", "cards", "totals", "pairs", "natural"])),
+        fields.String(validate=validate.OneOf(parts)),
         metadata={"description": "On 409 for a round already stored: the parts that differ."},
     )
 
 
-class BatchOutcomeSchema(ma.Schema):
+class GameTakenSchema(ma.Schema):
+    """What a 409 for a round sent under a game id the table has for another round says (the
+    answers that may be one inherit it)."""
+
+    game_id = fields.String(metadata={"description": "On 409: the game id already used."})
+    game_shoe = fields.String(metadata={"description": "On 409: its round's shoe."})
+    game_round = fields.Integer(metadata={"description": "On 409: its round's number."})
+
+
+class BatchOutcomeSchema(GameTakenSchema):
     table = fields.String(required=True)
     shoe = fields.String(required=True)
     status = fields.Integer(
@@ -360,7 +373,7 @@ class LivenessSchema(ma.Schema):
     )
 
 
-class ErrorSchema(ma.Schema):
+class ErrorSchema(GameTakenSchema):
     """Every 4xx and 5xx answer."""
 
     code = fields.Integer(required=True)

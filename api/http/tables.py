@@ -94,6 +94,8 @@ def post_studio(body, table):
     event = studio_event(table, body, now_text())
     if kind == "cancel" and "round" in body:
         svc.writer.void(table, body["shoe"], body["round"], key_name())
+    if kind == "burn" and "cards" in body:
+        svc.writer.burn(table, body["shoe"], body["cards"], key_name())
     if kind in STATUS:
         fields = status_fields(STATUS[kind], None, body.get("reason"))
         if not svc.lobby.set_status(table, fields, status_report(table, fields)):

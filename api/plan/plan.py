@@ -10,7 +10,7 @@ from api.plan.roadevents import TableEvent
 from roads import Scorecard
 from roads.shoe import ShoeHead
 
-Kind = Literal["round", "correction", "void"]
+Kind = Literal["round", "correction", "void", "burn"]
 
 
 @dataclass(frozen=True, slots=True)

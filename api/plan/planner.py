@@ -7,7 +7,7 @@ consumer that wants its own events committed with every write adds one function 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -105,11 +105,21 @@ def plan_rewrite(
     watch: WatchSettings | None = None,
     figures: LobbyFigures | None = None,
     facts: RoundFacts = NO_FACTS,
+    burned: Sequence[str] = (),
+    burning: Sequence[str] = (),
 ) -> Write:
     """Correct (``kind`` ``correction``) or void round ``number`` of a shoe whose rounds are
-    ``rounds`` at ``version``: it becomes ``new``, keeping its ``facts``."""
+    ``rounds`` at ``version``: it becomes ``new``, with ``facts``; or (``burn``) keep it, and
+    take ``burning`` out of the shoe, burned after it. ``burned``: the cards burned in the shoe
+    before the write (out of the cards left before and after it). Raises
+    :class:`~roads.errors.ShoeError` for cards the shoe does not hold that often."""
     before = Scorecard.from_rounds(rounds)
     after = Scorecard.from_rounds([*rounds[: number - 1], new, *rounds[number:]])
+    if burned:
+        before.burn(burned)
+        after.burn(burned)
+    if burning:
+        after.burn(burning)
     change = Change(kind, table, shoe, number, new, version + 1, after, before=before, facts=facts)
     part = rewrite_part(table, shoe, number, rounds[number - 1], new, settings=watch)
     return _plan(change, None, variant, None, None, part, figures=figures)

@@ -41,7 +41,7 @@ from api.codecs.times import read_rfc3339
 from api.codecs.writelog import LoggedWrite
 from roads.chain import GENESIS
 
-SHOE_KINDS = ("round", "correction", "void")
+SHOE_KINDS = ("round", "correction", "void", "burn")
 
 
 class Head(NamedTuple):

@@ -59,6 +59,7 @@ RECORD_ORDER = (
     "game_id",  # a round's own facts (api.codecs.roundfacts), when it has them
     "dealt_at",
     "dealer",
+    "burned",
     "version",
 )
 

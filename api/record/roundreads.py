@@ -42,7 +42,7 @@ LISTED = (
 LATEST = (
     " LEFT JOIN LATERAL (SELECT w.number, w.canonical, w.hash FROM record_writes w"
     " WHERE w.table_id = r.table_id AND w.shoe = r.shoe AND w.round = r.round"
-    " AND w.kind IN ('correction', 'void') ORDER BY w.number DESC LIMIT 1) x ON true"
+    " AND w.kind IN ('correction', 'void', 'burn') ORDER BY w.number DESC LIMIT 1) x ON true"
 )
 #: The rows an export reads from PostgreSQL at a time.
 BATCH = 2000
@@ -168,7 +168,7 @@ WITH dealt AS (
     SELECT dealer_id, kind, dealt_at,
            lag(dealt_at) OVER shoe AS before, lag(dealer_id) OVER shoe AS dealer_before
     FROM record_writes
-    WHERE dealer_id IS NOT NULL AND kind IN ('round', 'correction', 'void')
+    WHERE dealer_id IS NOT NULL AND kind IN ('round', 'correction', 'void', 'burn')
       AND dealt_at >= %(start)s AND dealt_at < %(end)s AND at >= %(at_start)s AND at < %(at_end)s
     WINDOW shoe AS (PARTITION BY table_id, shoe, kind ORDER BY number)
 )

@@ -1,5 +1,6 @@
 -- Rewrite a round of a shoe if the shoe is still at the version the plan was computed from (an
--- atomic compare-and-set): a correction, or a void (counted in the shoe's 'void'). With it: the
+-- atomic compare-and-set): a correction, a void (counted in the shoe's 'void'), or a burn (the
+-- round as it was, with the cards burned after it). With it: the
 -- shoe's new version and scorecard state, the version message, the lobby update kept for a
 -- retry (current when the shoe is the table's current one), the record's log entry; a retired
 -- table is back.
@@ -15,7 +16,7 @@ local index = ARGV[2]  -- the round's, from 0
 local record = ARGV[3]  -- the round as stored
 local state = ARGV[4]  -- the shoe's scorecard state after the rewrite
 local state_ttl = ARGV[5]  -- seconds
-local void = ARGV[6]  -- '1': a void, '0': a correction
+local kind = ARGV[6]  -- 'correction', 'void' or 'burn
 local channel = ARGV[7]  -- where the version message goes
 local table_id = ARGV[8]
 local shoe = ARGV[9]
@@ -31,15 +32,19 @@ redis.call('LSET', rounds_key, tonumber(index), record)  -- first: see append_ro
 redis.call('HDEL', meta_key, 'retired')
 version = version + 1
 redis.call('HSET', info_key, 'version', version)
-redis.call('HINCRBY', info_key, 'void', tonumber(void))
+if kind == 'void' then
+  redis.call('HINCRBY', info_key, 'void', 1)
+end
 redis.call('SET', state_key, stamped(version, state), 'EX', tonumber(state_ttl))
 local current = redis.call('HGET', meta_key, 'current') == shoe
 local seq = redis.call('HINCRBY', meta_key, 'seq', 1)
 redis.call('PUBLISH', channel, version_message(table_id, shoe, version, current, seq))
 redis.call('SET', lobby_update_key, stored_update(seq, current, lobby_update))
 local number = tonumber(index) + 1
-if void == '1' then
+if kind == 'void' then
   log_void(meta_key, log_key, at, by, shoe, number, version, record)
+elseif kind == 'burn' then
+  log_burn(meta_key, log_key, at, by, shoe, number, version, record)
 else
   log_correction(meta_key, log_key, at, by, shoe, number, version, record)
 end

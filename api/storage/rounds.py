@@ -199,7 +199,7 @@ class RoundStore:
         if plan.head is not None:
             game_id = plan.record.get("game_id", "")
             return AppendRound(head=plan.head, variant=plan.variant, game_id=game_id, **common)
-        return ReplaceRound(shoe=plan.shoe, index=plan.number - 1, void=plan.void, **common)
+        return ReplaceRound(shoe=plan.shoe, index=plan.number - 1, kind=plan.kind, **common)
 
     def committed_again(self, table: str) -> None:
         """Before answering a write that was already stored (a client's retry) as done: make

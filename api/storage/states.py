@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from api.codecs.records import decode as decode_record
-from api.codecs.records import round_of
+from api.codecs.records import scorecard_of
 from api.codecs.stamps import at_version
 from api.storage.coldshoes import ColdShoes
 from api.storage.failures import Contended, NotFound, Retired
@@ -94,7 +94,7 @@ class ShoeStates:
         current, stored, _ = self.records(keys)
         if (current or 0) != version:
             return None
-        scorecard = Scorecard.from_rounds([round_of(record) for record in stored])
+        scorecard = scorecard_of(stored)
         if stored:
             self.transport.script(
                 STORE_STATE,

@@ -160,8 +160,9 @@ REPLACE_ROUND = Script(
 
 @dataclass(frozen=True, slots=True)
 class ReplaceRound:
-    """Rewrite round ``index`` (0-based) of a shoe at ``version`` (compared): a correction, or
-    a void (counted in the shoe's ``void``). The lobby update is flagged current when the shoe is
+    """Rewrite round ``index`` (0-based) of a shoe at ``version`` (compared): a correction, a
+    void (counted in the shoe's ``void``), or a burn (the round kept, the cards burned after it
+    added to its record). The lobby update is flagged current when the shoe is
     the table's current one (its summary is then the table's), else not (only its events
     count)."""
 
@@ -173,7 +174,7 @@ class ReplaceRound:
     record: str
     state: bytes
     state_ttl: int
-    void: bool
+    kind: str  # "correction", "void" (counted in the shoe's voids) or "burn"
     channel: str
     lobby_update: str
     at: str  # see AppendRound
@@ -194,7 +195,7 @@ class ReplaceRound:
             record=self.record,
             state=self.state,
             state_ttl=self.state_ttl,
-            void=int(self.void),
+            kind=self.kind,
             channel=self.channel,
             table_id=self.table,
             shoe=self.shoe,

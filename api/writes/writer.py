@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from api.codecs.records import differences, round_of, same_round
+from api.codecs.records import burned_in, differences, round_of, same_round
 from api.codecs.roundfacts import NO_FACTS, RoundFacts, in_record, read_place
 from api.plan.plan import Base, Kind, Write
 from api.plan.planner import plan_append, plan_rewrite
@@ -217,7 +217,7 @@ class Writer:
                 raise Conflict(f"round {number} of shoe {shoe} is void and cannot be corrected")
             rounds = [round_of(record) for record in stored]
             new = change(rounds[number - 1])
-            facts = in_record(old)
+            facts, burned = in_record(old), burned_in(stored)
             if old["void"] or (not void and same_round(old, new)):
                 self.store.committed_again(table)
                 return Written(False, old, version)
@@ -233,6 +233,41 @@ class Writer:
                 watch=self.watch,
                 figures=self.figures(),
                 facts=facts,
+                burned=burned,
+            )
+            (reply,) = self.store.commit([plan], by)
+            return self.settled(plan, reply)
+
+        return retried(shoe, attempt)
+
+    def burn(self, table: str, shoe: str, cards: Sequence[str], by: str = "") -> Written:
+        """Take ``cards``, burned after the shoe's last round, out of the shoe: kept in that
+        round's record (:mod:`api.codecs.roundfacts`), out of the cards left from now on, so
+        the exact odds. Raises :class:`NotFound` for a shoe the table does not have,
+        :class:`Conflict` for one with no round yet, a rules error for a card the shoe does not
+        hold that often."""
+
+        def attempt() -> Written | None:
+            version, stored, _ = self.store.records(table, shoe)
+            if version is None:
+                raise NotFound(f"table {table} has no shoe {shoe}")
+            if not stored:
+                raise Conflict(f"shoe {shoe} has no round yet: report its burned cards after it")
+            number, rounds = len(stored), [round_of(record) for record in stored]
+            plan = plan_rewrite(
+                "burn",
+                table,
+                shoe,
+                number,
+                rounds,
+                rounds[-1],
+                version=version,
+                variant=self.tables.variant(table),
+                watch=self.watch,
+                figures=self.figures(),
+                facts=in_record(stored[-1]).burning(cards),
+                burned=burned_in(stored),
+                burning=cards,
             )
             (reply,) = self.store.commit([plan], by)
             return self.settled(plan, reply)

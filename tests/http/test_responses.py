@@ -31,7 +31,7 @@ PAIRS = [
     (shapes.StatsShape, responses.StatsSchema, set()),
     # The record adds the round's number, its shoe's version and its own facts
     # (api.codecs.roundfacts) to what the domain library describes.
-    (shapes.RoundShape, responses.RoundRecordSchema, {"round", "version", *FACTS}),
+    (shapes.RoundShape, responses.RoundRecordSchema, {"round", "version", "burned", *FACTS}),
 ]
 
 

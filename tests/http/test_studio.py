@@ -11,6 +11,8 @@ import psycopg
 import pytest
 
 from api.record.readback import Row, table_chain
+from roads import Scorecard
+from roads.odds import shoe_odds
 from roads.simulator import deal_shoe
 from tests.conftest import AUTH, make_app
 from tests.record.conftest import record_all
@@ -25,14 +27,17 @@ def studio(client, table: str, body: dict):
     return client.post(f"/v1/tables/{table}/studio", json=body, headers=AUTH)
 
 
+def round_body(dealt, **more) -> dict:
+    return {
+        "player": [str(card) for card in dealt.player_cards],
+        "banker": [str(card) for card in dealt.banker_cards],
+        **more,
+    }
+
+
 def deal(client, table: str, shoe: str, count: int) -> None:
     for number in range(1, count + 1):
-        dealt = ROUNDS[number - 1]
-        body = {
-            "round": number,
-            "player": [str(card) for card in dealt.player_cards],
-            "banker": [str(card) for card in dealt.banker_cards],
-        }
+        body = round_body(ROUNDS[number - 1], round=number)
         answer = client.post(f"/v1/tables/{table}/shoes/{shoe}/rounds", json=body, headers=AUTH)
         assert answer.status_code == 201, answer.json
 
@@ -124,3 +129,60 @@ def test_an_unknown_table_and_a_missing_key(backend, redis_client):
     assert studio(client, "nobody", {"kind": "pause"}).status_code == 404
     answer = client.post("/v1/tables/t1/studio", json={"kind": "pause"})
     assert answer.status_code == 401
+
+
+def test_burned_cards_change_the_exact_odds_as_if_they_had_been_dealt(record_apps):
+    app = record_apps(hot_seconds=0, public_odds=True)
+    client = app.test_client()
+    deal(client, "bu", "s1", 6)
+    before = client.get("/v1/tables/bu/shoes/s1/odds").json
+    burned = ["9S", "9H", "KD", "4C"]
+    answer = studio(client, "bu", {"kind": "burn", "shoe": "s1", "cards": burned})
+    assert answer.status_code == 200, answer.json
+    after = client.get("/v1/tables/bu/shoes/s1/odds").json
+    # As if dealt: the same shoe with those cards out of it, by roads' own odds.
+    expected = Scorecard.from_rounds(ROUNDS[:6])
+    expected.burn(burned)
+    assert after["probabilities"] == shoe_odds(expected)["probabilities"]
+    assert after["cards_left"]["total"] == before["cards_left"]["total"] - 4
+    left, was = after["cards_left"]["by_rank"], before["cards_left"]["by_rank"]
+    assert was["9"] - left["9"] == 2 and was["K"] - left["K"] == 1 and was["4"] - left["4"] == 1
+    assert after["probabilities"] != before["probabilities"]
+    # The round before the burn keeps the cards in its record; the next round's odds go on
+    # from the shoe without them, a correction of an earlier round keeps them out, and so does
+    # the shoe once it left Redis for the record and came back.
+    (record,) = client.get("/v1/tables/bu/shoes/s1/rounds").json["rounds"][5:]
+    assert record["burned"] == burned
+    deal_more = ROUNDS[6]
+    body = round_body(deal_more, round=7)
+    assert client.post("/v1/tables/bu/shoes/s1/rounds", json=body, headers=AUTH).status_code == 201
+    expected.add(deal_more)
+    assert (
+        client.get("/v1/tables/bu/shoes/s1/odds").json["probabilities"]
+        == shoe_odds(expected)["probabilities"]
+    )
+    fixed = client.put("/v1/tables/bu/shoes/s1/rounds/2", json={"result": "T"}, headers=AUTH)
+    assert fixed.status_code == 200
+    now = client.get("/v1/tables/bu/shoes/s1/odds").json
+    assert now["composition_known"] is False  # a round without cards: a fresh shoe's figures
+    client.put("/v1/tables/bu/shoes/s1/rounds/2", json=round_body(ROUNDS[1]), headers=AUTH)
+    restored = client.get("/v1/tables/bu/shoes/s1/odds").json
+    assert restored["cards_left"]["total"] == after["cards_left"]["total"] - len(
+        deal_more.player_cards + deal_more.banker_cards
+    )
+    deal(client, "bu", "s2", 1)  # s1 closes, and leaves Redis once recorded
+    record_all(app.extensions["roads"].record.recorder)
+    services = app.extensions["roads"]
+    assert not services.transport.command("EXISTS", services.keys.shoe("bu", "s1").rounds)
+    back = client.get("/v1/tables/bu/shoes/s1/odds").json
+    assert back["probabilities"] == restored["probabilities"]
+
+
+def test_a_burn_the_shoe_cannot_hold_or_before_any_round_is_refused(backend, redis_client):
+    client = make_app(backend.url, cluster=backend.cluster, public_odds=True).test_client()
+    deal(client, "bx", "s1", 1)
+    too_many = studio(client, "bx", {"kind": "burn", "shoe": "s1", "cards": ["AS"] * 9})
+    assert too_many.status_code == 409 and "AS" in too_many.json["message"]
+    rounds = client.get("/v1/tables/bx/shoes/s1/rounds").json["rounds"]
+    assert "burned" not in rounds[0]  # nothing changed
+    assert studio(client, "bx", {"kind": "burn", "shoe": "s9", "cards": ["AS"]}).status_code == 404

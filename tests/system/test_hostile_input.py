@@ -23,10 +23,11 @@ from tests.gunicorn_server import service as served
 EXAMPLES = settings(
     max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
 )
-VALID_PATH = {"table": "t1", "shoe": "s1", "number": "1", "road": "big_road"}
+VALID_PATH = {"table": "t1", "shoe": "s1", "number": "1", "road": "big_road", "game_id": "G-1"}
 VALID_BODY = {
     "TableIn": {"name": "Table 1", "variant": "standard"},
     "StatusIn": {"status": "dealing"},
+    "StudioIn": {"kind": "pause"},
     "RoundIn": {"round": 4, "result": "B"},
     "BatchIn": {"rounds": [{"table": "t1", "shoe": "s1", "round": 4, "result": "B"}]},
     "Correction": {"round": 1, "result": "P"},

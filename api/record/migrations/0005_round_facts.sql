@@ -21,6 +21,7 @@ CREATE INDEX record_writes_dealt ON record_writes (dealt_at, table_id, number)
     WHERE kind = 'round';
 -- A table's last rounds across shoes, in the order they were appended (AGCO's recall).
 CREATE INDEX record_writes_table_rounds ON record_writes (table_id, number) WHERE kind = 'round';
--- A round's corrections and voids, looked up beside each round listed (they are few).
+-- A round's corrections, voids and burns after it, looked up beside each round listed (they
+-- are few).
 CREATE INDEX record_writes_rewrites ON record_writes (table_id, shoe, round, number)
-    WHERE kind IN ('correction', 'void');
+    WHERE kind IN ('correction', 'void', 'burn');

@@ -4,7 +4,7 @@
 // with every event too: no request a round.
 import { applyPatch } from "./jsonpatch.js";
 
-const ROAD_EVENTS = ["round", "void", "correction"];
+const ROAD_EVENTS = ["round", "void", "correction", "burn"];
 
 export class TableFeed {
   // `table`: its id; options: `base` (the service's address, "" for this page's), `key` (a read
