@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 
 import psycopg
 from serving import gunicorn, redis_server
-from write_cpu_bench import TABLES, cpu_ns, get_all, seed_tables
+from write_cpu_bench import KEY, TABLES, cpu_ns, get_all, ingest_door, seed_tables
 
 from api.codecs.times import utc_text
 from roads import Round
@@ -43,7 +43,6 @@ from roads.simulator import deal_shoe
 from tests.postgres_server import PostgresServer
 from tests.redis_server import free_port
 
-KEY = "bench-key"
 READER = "bench-read-key"
 
 
@@ -83,16 +82,7 @@ def ingest(rounds: int, runs: int) -> None:
     with redis_server() as server, contextlib.ExitStack() as stack:
         seed_tables(server.url, ("f", "p"))
         port = free_port()
-        env = {
-            "REDIS_URL": server.url,
-            "ROADS_DOOR": "ingest",
-            "ROADS_INGEST_BIND": f"127.0.0.1:{port}",
-            "ROADS_INGEST_WORKERS": "1",
-            "ROADS_RECORDER": "0",
-            "ROADS_INGEST_KEYS": KEY,
-            "ROADS_DEMO": "0",
-        }
-        base = stack.enter_context(gunicorn("wsgi:app", env, port=port))
+        base = stack.enter_context(gunicorn("wsgi:app", ingest_door(server.url, port), port=port))
         (worker,) = base.workers()
         for run in range(1, runs + 1):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)

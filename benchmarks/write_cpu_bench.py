@@ -123,6 +123,19 @@ def get_all(connection: http.client.HTTPConnection, count: int) -> None:
             raise SystemExit(f"GET /livez: {answer.status}")
 
 
+def ingest_door(redis_url: str, port: int) -> dict[str, str]:
+    """The environment of an ingest door of one worker on ``port``, without the recorder."""
+    return {
+        "REDIS_URL": redis_url,
+        "ROADS_DOOR": "ingest",
+        "ROADS_INGEST_BIND": f"127.0.0.1:{port}",
+        "ROADS_INGEST_WORKERS": "1",
+        "ROADS_RECORDER": "0",
+        "ROADS_INGEST_KEYS": KEY,
+        "ROADS_DEMO": "0",
+    }
+
+
 def seed_tables(url: str, names: tuple[str, ...] = ("t",)) -> None:
     """25 tables named each of ``names`` + 0..24 (one set for each checkout run)."""
     tables = Services.build(Settings(redis_url=url, ingest_keys=(KEY,))).tables
@@ -140,15 +153,7 @@ def served(rounds: int, runs: int, roots: list[Path]) -> None:
         workers = {}
         for root in roots:  # one worker per checkout, each run alternating between them
             port = free_port()
-            env = {
-                "REDIS_URL": server.url,
-                "ROADS_DOOR": "ingest",
-                "ROADS_INGEST_BIND": f"127.0.0.1:{port}",
-                "ROADS_INGEST_WORKERS": "1",
-                "ROADS_RECORDER": "0",
-                "ROADS_INGEST_KEYS": KEY,
-                "ROADS_DEMO": "0",
-            }
+            env = ingest_door(server.url, port)
             base = stack.enter_context(gunicorn("wsgi:app", env, port=port, root=root))
             (worker,) = base.workers()
             workers[root] = (worker, port)
