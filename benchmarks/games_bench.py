@@ -55,12 +55,12 @@ def body(number: int, round: Round, facts: dict | None) -> bytes:
     return json.dumps({**report, **(facts or {})}).encode()
 
 
-def facts_of(table: str, number: int) -> dict:
+def facts_of(table: str, shoe: str, number: int) -> dict:
     """A round's facts as a studio sends them: its game id, when it was dealt, its dealer (the
     name with the shift's first round)."""
     dealer = {"id": f"d-{table}", **({"name": "Mei"} if number == 1 else {})}
     return {
-        "game_id": f"{table}-{number}-G",
+        "game_id": f"{table}-{shoe}-{number}",
         "dealt_at": utc_text(datetime.now(UTC)),
         "dealer": dealer,
     }
@@ -98,7 +98,7 @@ def ingest(rounds: int, runs: int) -> None:
                     block = []
                     for t in range(TABLES):
                         table = f"{prefix}{t}"
-                        facts = facts_of(table, number) if kind == "with" else None
+                        facts = facts_of(table, f"r{run}", number) if kind == "with" else None
                         payload = body(number, shoes[offset + t][number - 1], facts)
                         block.append((f"/v1/tables/{table}/shoes/r{run}/rounds", payload))
                     at = cpu_ns(worker)
@@ -164,6 +164,12 @@ def export_rows(url: str, count: int) -> None:
     recorded(url)
 
 
+def recorder(pid: int) -> bool:
+    """Whether the master's child ``pid`` is the recorder's process, not a worker."""
+    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+        return b"api.record" in cmdline.read()
+
+
 def status_kb(pid: int) -> dict[str, int]:
     found = {}
     with open(f"/proc/{pid}/status") as status:
@@ -192,7 +198,6 @@ def lookups_and_export(lookups: int, runs: int, export: int) -> None:
                 "ROADS_DEMO": "0",
             }
             base = stack.enter_context(gunicorn("wsgi:app", env, port=port))
-            (worker,) = base.workers()
             games = deal_games(f"127.0.0.1:{port}", tables=10, shoes=3)
             # The last shoe of each table stays in Redis; the others leave once recorded.
             deadline = time.monotonic() + 120
@@ -229,6 +234,7 @@ def lookups_and_export(lookups: int, runs: int, export: int) -> None:
                         f"   p99 / livez p99 {p99 / base_p99:5.1f}x"
                     )
             export_rows(database, export)
+            (worker,) = [pid for pid in base.workers() if not recorder(pid)]
             print(f"== the export of {export} rounds, {runs} runs")
             for run in range(1, runs + 1):
                 for form in ("ndjson", "csv"):
