@@ -62,12 +62,12 @@ def csv_row(round: dict[str, Any]) -> list[Any]:
     dealer = round.get("dealer") or {}
     chain = round.get("chain") or {}
     return [
-        round["table"],
-        round["shoe"],
+        _text(round["table"]),
+        _text(round["shoe"]),
         round["round"],
-        round.get("game_id", ""),
+        _text(round.get("game_id", "")),
         round.get("dealt_at", ""),
-        dealer.get("id", ""),
+        _text(dealer.get("id", "")),
         _text(dealer.get("name", "")),
         round.get("result", ""),
         " ".join(round.get("player_cards") or ()),
@@ -82,8 +82,9 @@ def csv_row(round: dict[str, Any]) -> list[Any]:
 
 
 def _text(text: str) -> str:
-    """Free text as a CSV cell a spreadsheet shows and never runs: one that opens as a formula
-    would (``=``, ``+``, ``-``, ``@``) gets a ``'`` first (OWASP's advice on CSV injection)."""
+    """Text as a CSV cell a spreadsheet shows and never runs: one that opens as a formula would
+    (``=``, ``+``, ``-``, ``@``; an id may begin with ``-``) gets a ``'`` first (OWASP's advice
+    on CSV injection)."""
     return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
 
 

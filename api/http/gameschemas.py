@@ -4,7 +4,7 @@ of a time range exported (:mod:`api.http.gameviews`)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import marshmallow as ma
@@ -20,6 +20,10 @@ from api.http.responses import RoundRecordSchema
 MOST_GAMES = 500
 PAGE = 200
 LONGEST_EXPORT = timedelta(days=31)
+# The moments a range may name: the record holds nothing before 1970, and the reads look a day
+# past a range's end (api.record.roundreads), which Python cannot past 9999.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 # A UTC day or an RFC 3339 date-time, as text: a text of another form is a 400; one of this
@@ -59,8 +63,12 @@ def time_range(
     the next day's start). Raises :class:`OutOfRange` naming what is wrong: a text that names
     no moment, an end not after the start, a range longer than ``longest``."""
     start, _ = _moment("from", query["start"])
+    if not EARLIEST <= start <= LATEST:
+        raise OutOfRange(f"from: between {EARLIEST:%Y} and {LATEST:%Y}")
     if "end" in query:
         end, is_day = _moment("to", query["end"])
+        if end > LATEST:
+            raise OutOfRange(f"to: before {LATEST:%Y}")
         end = end + timedelta(days=1) if is_day else end
     else:
         end = start + timedelta(days=1)

@@ -172,6 +172,9 @@ def export_rounds(query):
     mimetype = "text/csv" if query["format"] == "csv" else "application/x-ndjson"
     name = f"rounds-{start:%Y%m%dT%H%M%SZ}-{end:%Y%m%dT%H%M%SZ}.{query['format']}"
     response = Response(_closing(lines, stack), mimetype=mimetype)
+    # Closed when the answer is, too: a HEAD request's body is never read, so the generator
+    # never starts and its own close would give nothing back (an ExitStack closes once).
+    response.call_on_close(stack.close)
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

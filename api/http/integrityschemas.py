@@ -77,11 +77,14 @@ class DriftDaySchema(ma.Schema):
 
 
 def real_day(value: str) -> None:
-    """A day the calendar has (2026-02-30 is not)."""
+    """A day the calendar has (2026-02-30 is not), from 1970 to before 9000 (a day's report
+    reads the day after it too)."""
     try:
-        date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise ma.ValidationError("Not a day of the calendar.") from None
+    if not 1970 <= day.year < 9000:
+        raise ma.ValidationError("Not a day of the calendar between 1970 and 9000.")
 
 
 class DriftQuerySchema(ma.Schema):

@@ -92,6 +92,10 @@ def post_studio(body, table):
         abort(422, message=broken)
     svc, kind = services(), body["kind"]
     event = studio_event(table, body, now_text())
+    # Before anything is written: a report refused after its write would be sent again, and a
+    # burn sent again burns its cards twice.
+    if not svc.lobby.lists(table):
+        abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
     if kind == "cancel" and "round" in body:
         svc.writer.void(table, body["shoe"], body["round"], key_name())
     if kind == "burn" and "cards" in body:

@@ -269,7 +269,7 @@ class Ledger:
                 record = orjson.loads(write.record)
                 number, version = write.round_number, write.version
                 entry |= {"shoe": write.shoe, "round": number, "version": version, "record": record}
-                facts = round_facts(record)
+                facts = round_facts(record, at)
                 text, hashed = chained(prev, entry)
                 while len(shoe_row.outcomes) < number:
                     shoe_row.outcomes.append("x")
@@ -343,11 +343,14 @@ class Ledger:
         return opened
 
 
-def round_facts(record: dict[str, Any]) -> tuple[str | None, datetime | None, str | None]:
+def round_facts(record: dict[str, Any], at: datetime) -> tuple[str | None, datetime, str | None]:
     """A round's own facts as their columns hold them (:mod:`api.codecs.roundfacts`): its game
-    id, when it was dealt and its dealer's id (``None`` for each it does not have)."""
+    id and its dealer's id (``None`` when it has none), and when it was dealt: a round that does
+    not say (written by a release before the facts, or by the demo) was dealt, as far as the
+    record knows, when the service took it (``at``), as migration 0005 says of the rounds
+    before it, so every round is found by its time."""
     facts = in_record(record)
-    dealt = read_rfc3339(facts.dealt_at) if facts.dealt_at is not None else None
+    dealt = read_rfc3339(facts.dealt_at) if facts.dealt_at is not None else at
     return facts.game_id, dealt, facts.dealer_id
 
 

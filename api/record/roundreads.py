@@ -161,24 +161,27 @@ class RoundReads:
         return (_round(row) for row in cursor)
 
 
-# Per dealer, over the rounds dealt in a range: the rounds dealt, voided and corrected, and the
-# mean time from the round before in the same shoe to the round, when the same dealer dealt both.
+# Per dealer, over the rounds dealt in a range (their appends, by the index of dealt_at): the
+# rounds dealt, how many were voided and corrected (whenever that was: the index of rewrites),
+# and the mean time from the round before in the same shoe to the round, when the same dealer
+# dealt both (the round before taken whoever dealt it).
 CONDUCT = """
 WITH dealt AS (
-    SELECT dealer_id, kind, dealt_at,
+    SELECT table_id, shoe, round, dealer_id, dealt_at,
            lag(dealt_at) OVER shoe AS before, lag(dealer_id) OVER shoe AS dealer_before
     FROM record_writes
-    WHERE dealer_id IS NOT NULL AND kind IN ('round', 'correction', 'void', 'burn')
+    WHERE kind = 'round'
       AND dealt_at >= %(start)s AND dealt_at < %(end)s AND at >= %(at_start)s AND at < %(at_end)s
-    WINDOW shoe AS (PARTITION BY table_id, shoe, kind ORDER BY number)
+    WINDOW shoe AS (PARTITION BY table_id, shoe ORDER BY number)
 )
-SELECT dealer_id,
-       count(*) FILTER (WHERE kind = 'round'),
-       count(*) FILTER (WHERE kind = 'void'),
-       count(*) FILTER (WHERE kind = 'correction'),
-       avg(extract(epoch FROM dealt_at - before))
-           FILTER (WHERE kind = 'round' AND dealer_before = dealer_id)
-FROM dealt GROUP BY dealer_id
+SELECT d.dealer_id,
+       count(*),
+       count(*) FILTER (WHERE EXISTS (SELECT 1 FROM record_writes v WHERE v.table_id = d.table_id
+           AND v.shoe = d.shoe AND v.round = d.round AND v.kind = 'void')),
+       count(*) FILTER (WHERE EXISTS (SELECT 1 FROM record_writes c WHERE c.table_id = d.table_id
+           AND c.shoe = d.shoe AND c.round = d.round AND c.kind = 'correction')),
+       avg(extract(epoch FROM d.dealt_at - d.before)) FILTER (WHERE d.dealer_before = d.dealer_id)
+FROM dealt d WHERE d.dealer_id IS NOT NULL GROUP BY d.dealer_id
 """
 
 
@@ -221,7 +224,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
         if type(number) is not int or not 0 <= number < 2**63:
             raise ValueError(number)
         moment = datetime.fromisoformat(dealt)
-        if moment.tzinfo is None:
+        if moment.tzinfo is None or not 1970 <= moment.year < 9000:
             raise ValueError(dealt)
         return moment, number
     except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):

@@ -107,6 +107,10 @@ class Lobby:
         named = status_named(self.keys, table, dumps_text(fields), dumps_text(report))
         return bool(self.transport.script(LOBBY_STATUS, **named))
 
+    def lists(self, table: str) -> bool:
+        """Whether the lobby lists the table (named or dealt, not retired)."""
+        return bool(self.transport.command("HEXISTS", self.keys.tables, table))
+
     def emit(self, table: str, kind: str, data: str) -> bool:
         """Send an event of ``kind`` (``data`` JSON) on the table's channel and the lobby's,
         changing no tile; ``False`` when the lobby does not list the table."""

@@ -45,6 +45,8 @@ def test_a_round_is_a_csv_row_of_its_columns():
     assert named["player_cards"] == "2S 3D KC" and named["banker_pair"] == "true"
     assert named["corrected"] == "true" and named["log_number"] == "12"
     assert named["dealer_name"] == '\'=HYPERLINK("x")'  # shown, never run
+    rows = list(csv.reader(io.StringIO(b"".join(as_csv([{**ROUND, "game_id": "-A1"}])).decode())))
+    assert dict(zip(header, rows[1], strict=True))["game_id"] == "'-A1"  # an id too
     assert dict(zip(header, bare, strict=True))["player_total"] == ""
 
 

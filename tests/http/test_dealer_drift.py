@@ -102,5 +102,7 @@ def test_the_dealers_report_needs_an_operator_key_and_a_real_day(app):
     # The day's form is the schema's; a day the calendar lacks breaks a rule past it: 422.
     bad = client.get("/v1/integrity/dealers?day=2026-02-30", headers=OPERATOR)
     assert bad.status_code == 422 and "calendar" in str(bad.json)
+    far = client.get("/v1/integrity/dealers?day=9999-12-31", headers=OPERATOR)
+    assert far.status_code == 422
     empty = client.get("/v1/integrity/dealers?day=2026-01-01", headers=OPERATOR)
     assert empty.status_code == 200 and empty.json["dealers"] == {}

@@ -125,6 +125,10 @@ def test_the_export_in_csv_and_its_range(exporting):
     assert too_long.status_code == 422 and "31 days" in too_long.json["message"]
     assert client.get("/v1/export/rounds?from=2026-11-20").status_code == 401
     assert client.get("/v1/export/rounds?from=nope", headers=READ).status_code == 400
+    # The far ends of the calendar are refused, never a 500 (a day past 9999 cannot be named).
+    for query in ("from=9999-12-31", "from=0001-01-01", "from=2020-01-01&to=9999-12-31"):
+        answer = client.get(f"/v1/export/rounds?{query}", headers=READ)
+        assert answer.status_code == 422, (query, answer.json)
 
 
 def test_an_export_holds_its_place_among_the_reads_of_the_record(exporting):
@@ -142,6 +146,9 @@ def test_an_export_holds_its_place_among_the_reads_of_the_record(exporting):
     finally:
         for response in held:
             response.close()  # a client that goes away gives its place back
+    # A HEAD request reads no body: its place is given back all the same.
+    for _ in range(exporting.extensions["roads"].settings.record_reads + 1):
+        assert client.head("/v1/export/rounds?from=2026-11-20", headers=READ).status_code == 200
     again = client.get(
         "/v1/export/rounds?from=2026-11-20T00:00:00Z&to=2026-11-20T00:00:01Z", headers=READ
     )
