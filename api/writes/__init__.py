@@ -7,7 +7,8 @@ one, a conflict: :func:`roads.shoe.check_append`), has it planned (:mod:`api.pla
 the plan to storage to commit, again from a fresh read when another writer got there first
 (how often: :mod:`.retry`); many tables' rounds at once, their plans committed together.
 :mod:`.recentwrites` keeps what this process's last write to each table left, so the next round
-needs no read. :mod:`.refusals`: what the writer refuses (a :class:`.refusals.Conflict`).
+needs no read. :mod:`.batch`: many tables' first rounds planned together, and a write's base
+made from a read. :mod:`.refusals`: what the writer refuses (a :class:`.refusals.Conflict`).
 
 May import: :mod:`roads`, :mod:`api.codecs`, :mod:`api.plan`, :mod:`api.storage`.
 """

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from api.codecs.records import burned_in, differences, round_of, same_round
 from api.codecs.roundfacts import NO_FACTS, RoundFacts, in_record, read_place
@@ -26,13 +26,13 @@ from api.plan.plan import Base, Kind, Write
 from api.plan.planner import plan_append, plan_rewrite
 from api.storage.failures import Contended, NotFound
 from api.storage.rounds import RoundStore
-from api.storage.states import stamped_scorecard
 from api.storage.tables import Tables
 from api.storage.writescripts import AppendBase, WriteReply
+from api.writes.batch import Item, base_from, first_plans
 from api.writes.recentwrites import LastWrite, RecentWrites
 from api.writes.refusals import Conflict
 from api.writes.retry import retried
-from roads import RoadsError, Round, Scorecard
+from roads import RoadsError, Round
 from roads.integrity.shoewatch import WatchSettings
 from roads.rarity import LobbyFigures
 from roads.shoe import Verdict, check_append
@@ -49,16 +49,6 @@ class Written:
     changed: bool
     record: dict[str, Any]
     version: int
-
-
-class Item(NamedTuple):
-    """A round to append in a batch, with its facts (a plain 4-tuple has none)."""
-
-    table: str
-    shoe: str
-    number: int
-    round: Round
-    facts: RoundFacts = NO_FACTS
 
 
 Outcome = Written | Exception
@@ -287,7 +277,7 @@ class Writer:
         goes through :meth:`append` one by one."""
         items = [Item(*item) for item in items]
         outcomes: list[Outcome | None] = [None] * len(items)
-        plans = self._first_plans(items, outcomes)
+        plans = first_plans(self, items, outcomes)
         if plans:
             replies = self.store.commit([plan for _, plan in plans], by)
             for (index, plan), reply in zip(plans, replies, strict=True):
@@ -302,63 +292,6 @@ class Writer:
                 except (Conflict, Contended, NotFound, RoadsError) as error:
                     outcomes[index] = error
         return outcomes  # type: ignore[return-value]
-
-    def _first_plans(
-        self, items: Sequence[Item], outcomes: list[Outcome | None]
-    ) -> list[tuple[int, Write]]:
-        """The plan of each table's first round that plainly comes next: from this process's
-        last write, or from a read whose cached state is current (else :meth:`append` reads
-        again and answers: a repeat, a conflict, a rebuild). A rules error is that round's
-        outcome."""
-        seen: set[str] = set()
-        bases: list[tuple[int, Base]] = []
-        unknown: list[int] = []
-        guesses: dict[int, LastWrite] = {}
-        for index, (table, shoe, number, _, _) in enumerate(items):
-            if table in seen:
-                continue  # a table's later rounds follow its first one, one by one
-            seen.add(table)
-            guess = self.recent.take_next(table, shoe, number)
-            if guess is None:
-                unknown.append(index)
-            else:
-                bases.append((index, guess.base))
-                guesses[index] = guess
-        reads = self.store.read_bases([items[index][:2] for index in unknown])
-        for index, read in zip(unknown, reads, strict=True):
-            _, shoe, number, _, _ = items[index]
-            if check_append(read.head(shoe), number) is not Verdict.NEXT:
-                continue
-            scorecard = stamped_scorecard(read.state, read.version)
-            if scorecard is not None:
-                bases.append((index, base_from(read, shoe, scorecard)))
-        plans = []
-        figures = self.figures()
-        for index, base in bases:
-            try:
-                table, shoe, number, round, facts = items[index]
-                plan = plan_append(
-                    table,
-                    shoe,
-                    number,
-                    round,
-                    base,
-                    watch=self.watch,
-                    figures=figures,
-                    facts=facts,
-                )
-                plans.append((index, plan))
-            except RoadsError as error:
-                outcomes[index] = error
-                if index in guesses:  # the plan left its scorecard unchanged: still good
-                    self.recent.keep(items[index][0], guesses[index])
-        return plans
-
-
-def base_from(read: AppendBase, shoe: str, scorecard: Scorecard) -> Base:
-    """What an append to ``shoe`` is computed from, given what was ``read`` and the shoe's
-    scorecard at the read's version (the one place a write's base is made from a read)."""
-    return Base(read.head(shoe), read.version, read.variant, scorecard)
 
 
 def game_taken(game_id: str, place: str) -> Conflict:
