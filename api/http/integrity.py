@@ -99,15 +99,24 @@ def table_integrity(table):
 def drift_day(query):
     """A day's drift report across every table (UTC day; today by default): each table's tests
     against the exact chances, its p-value and its Benjamini-Hochberg adjusted p-value."""
+    day = _folded_day(query)
+    return {**_bounds(day), "tables": services().drift.evaluate(day)}
+
+
+def _folded_day(query: dict[str, Any]) -> str:
+    """The day a drift report is of (today by default), once the rounds noted are added up."""
     _watch_settings()
-    day = query.get("day") or utc_day()
     services().drift.fold()
+    return query.get("day") or utc_day()
+
+
+def _bounds(day: str) -> dict[str, Any]:
+    """What a day's drift report is judged by."""
     return {
         "day": day,
         "false_discovery_rate": FALSE_DISCOVERY,
         "alert_below": ALERT,
         "min_rounds": MIN_ROUNDS,
-        "tables": services().drift.evaluate(day),
     }
 
 
@@ -121,16 +130,11 @@ def dealers_day(query):
     rounds each dealt against their exact chances, Benjamini-Hochberg across the day's dealers;
     and, with the record on, each dealer's rounds dealt, voids and corrections and the mean time
     a round took."""
-    _watch_settings()
-    day = query.get("day") or utc_day()
-    services().drift.fold()
+    day = _folded_day(query)
     drift = services().drift.evaluate_dealers(day)
     conduct = _conduct(day)
     return {
-        "day": day,
-        "false_discovery_rate": FALSE_DISCOVERY,
-        "alert_below": ALERT,
-        "min_rounds": MIN_ROUNDS,
+        **_bounds(day),
         "dealers": {
             dealer: {**drift.get(dealer, {}), **conduct.get(dealer, {})}
             for dealer in sorted(drift.keys() | conduct.keys())

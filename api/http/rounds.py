@@ -59,12 +59,13 @@ def checked_round(report: dict[str, Any]) -> Round:
         raise
 
 
-def facts_of(report: dict[str, Any], now: datetime) -> RoundFacts:
+def facts_of(report: dict[str, Any], now: datetime, where: str = "") -> RoundFacts:
     """The report's own facts (:mod:`api.codecs.roundfacts`), stamped with the service's clock
-    ``now`` when it says not when it was dealt; a ``dealt_at`` out of bounds is a 422."""
+    ``now`` when it says not when it was dealt; a ``dealt_at`` out of bounds is a 422 (its
+    message after ``where``, a batch item's place)."""
     broken = dealt_rule(report.get("dealt_at"), now)
     if broken is not None:
-        abort(422, message=broken)
+        abort(422, message=f"{where}{broken}")
     return reported(report, utc_text(now))
 
 
@@ -133,10 +134,7 @@ def post_rounds(batch):
             round = checked_round(report)
         except RoadsError as error:
             abort(status_of(error), message=f"rounds.{index}: {error}")
-        broken = dealt_rule(report.get("dealt_at"), now)
-        if broken is not None:
-            abort(422, message=f"rounds.{index}.{broken}")
-        facts = reported(report, utc_text(now))
+        facts = facts_of(report, now, f"rounds.{index}.")
         items.append((report["table"], report["shoe"], report["round"], round, facts))
     outcomes = services().writer.append_many(items, key_name())
     for outcome in outcomes:

@@ -12,6 +12,7 @@ candidate is started with its jobs when the watch is on (:mod:`api.jobs`). Raisi
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from api.codecs.jsontext import dumps_text
@@ -36,20 +37,25 @@ class DriftWatch(Candidate):
 
     def evaluate(self, day: str) -> dict[str, dict[str, Any]]:
         """The day's report, every table in it; each alert not raised yet is raised."""
-        found = report(self.store.day(day))
-        for table, entry in found.items():
-            if entry["alert"]:
-                data = alert_data(entry, table=table, day=day)
-                self.store.raise_drift(day, table, dumps_text(data))
-        return found
+        return self._raised(report(self.store.day(day)), day, "table", self.store.raise_drift)
 
     def evaluate_dealers(self, day: str) -> dict[str, dict[str, Any]]:
         """The day's report of every dealer; each alert not raised yet is raised."""
         found = report(self.store.dealers_day(day))
-        for dealer, entry in found.items():
+        return self._raised(found, day, "dealer", self.store.raise_dealer_drift)
+
+    @staticmethod
+    def _raised(
+        found: dict[str, dict[str, Any]],
+        day: str,
+        who: str,
+        raise_once: Callable[[str, str, str], bool],
+    ) -> dict[str, dict[str, Any]]:
+        """``found``, each entry past the alert bound raised (once) by ``raise_once``; ``who``
+        names the entries in the alert (``table`` or ``dealer``)."""
+        for name, entry in found.items():
             if entry["alert"]:
-                data = alert_data(entry, dealer=dealer, day=day)
-                self.store.raise_dealer_drift(day, dealer, dumps_text(data))
+                raise_once(day, name, dumps_text(alert_data(entry, day=day, **{who: name})))
         return found
 
     def fold(self) -> int:

@@ -33,6 +33,7 @@ from api.writes.recentwrites import LastWrite, RecentWrites
 from api.writes.refusals import Conflict
 from api.writes.retry import retried
 from roads import RoadsError, Round
+from roads.cards import parse_card
 from roads.integrity.shoewatch import WatchSettings
 from roads.rarity import LobbyFigures
 from roads.shoe import Verdict, check_append
@@ -244,6 +245,7 @@ class Writer:
             if not stored:
                 raise Conflict(f"shoe {shoe} has no round yet: report its burned cards after it")
             number, rounds = len(stored), [round_of(record) for record in stored]
+            burning = [str(parse_card(card)) for card in cards]  # as the rounds' cards are kept
             plan = plan_rewrite(
                 "burn",
                 table,
@@ -255,9 +257,9 @@ class Writer:
                 variant=self.tables.variant(table),
                 watch=self.watch,
                 figures=self.figures(),
-                facts=in_record(stored[-1]).burning(cards),
+                facts=in_record(stored[-1]).burning(burning),
                 burned=burned_in(stored),
-                burning=cards,
+                burning=burning,
             )
             (reply,) = self.store.commit([plan], by)
             return self.settled(plan, reply)
