@@ -1,8 +1,8 @@
 """Shoes the integrity watch must catch, made for its tests and benchmark: decks in maker's
-order, decks each given one perfect riffle, a whole shoe given one random riffle.
+order, decks each given one perfect riffle, a whole shoe given one random riffle or a few.
 
 Maker's order here is the common new-deck order: Spades and Diamonds Ace to King, Clubs and
-Hearts King to Ace (the watch's neighbours are the same whichever way a suit runs).
+Hearts King to Ace (the watch tries each way each suit may run).
 """
 
 from __future__ import annotations
@@ -64,3 +64,11 @@ def riffled_once(decks: int = DEFAULT_DECKS) -> list[Card]:
 def shoe_riffled_once(rng: random.Random, decks: int = DEFAULT_DECKS) -> list[Card]:
     """``decks`` new decks stacked, and the whole shoe given one random riffle."""
     return random_riffle(maker_order(decks), rng)
+
+
+def riffled(rng: random.Random, riffles: int, decks: int = DEFAULT_DECKS) -> list[Card]:
+    """``decks`` new decks stacked and given ``riffles`` random riffles: a lazy shuffle."""
+    shoe = maker_order(decks)
+    for _ in range(riffles):
+        shoe = random_riffle(shoe, rng)
+    return shoe

@@ -3,7 +3,8 @@
 them. Pure functions and values over rounds and cards, like the rest of :mod:`roads`.
 
 - :mod:`roads.integrity.dealing`: the cards of a shoe in the order they left it.
-- :mod:`roads.integrity.shuffle`: the sequential test of "unshuffled" (new-deck neighbours).
+- :mod:`roads.integrity.shuffle`: the sequential test of "unshuffled" (runs of maker's order
+  that riffles leave, followed as chains).
 - :mod:`roads.integrity.repeats`: the fingerprints that find a shoe replayed (winnowed k-grams).
 - :mod:`roads.integrity.cutcard`: rounds no shoe with a cut card can deal; cards withdrawn.
 - :mod:`roads.integrity.drift`: a table's results against their exact chances; false alarms

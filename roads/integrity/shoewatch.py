@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roads.integrity import cutcard, drift, repeats
-from roads.integrity.shuffle import ShuffleWatch, rounds_test
+from roads.integrity.shuffle import rounds_test, rounds_tests
 from roads.integrity.sidebets import MAIN_BETS, ClosePolicy, exposed
 from roads.round import Round
 from roads.scorecard import Scorecard
@@ -30,7 +30,7 @@ class WatchSettings:
 
     behind: int = cutcard.DEFAULT_BEHIND
     close: ClosePolicy = field(default_factory=ClosePolicy)
-    rounds: int = 8
+    rounds: int = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,16 +123,10 @@ def _unshuffled(after: Scorecard, number: int) -> Finding | None:
     dealt = after.dealt(1)
     if dealt is None:
         return None
-    watch = ShuffleWatch(after.decks)
-    before = watch.checkpoint()
-    for cards in _by_round(*dealt)[:-1]:
-        before = watch.see(cards).checkpoint()
-    if before.unshuffled:
-        return None  # raised at an earlier round
-    test = watch.see(_by_round(*dealt)[-1]).checkpoint()
-    if not test.unshuffled:
-        return None
-    return Finding("unshuffled", {"round": number, **test.as_dict()})
+    tests = rounds_tests(_by_round(*dealt), after.decks)
+    if not tests[-1].unshuffled or (len(tests) > 1 and tests[-2].unshuffled):
+        return None  # not unshuffled, or raised at an earlier round
+    return Finding("unshuffled", {"round": number, **tests[-1].as_dict()})
 
 
 def _by_round(cards: list[int], numbers: list[int]) -> list[list[int]]:

@@ -1,60 +1,85 @@
 """Was the shoe shuffled? A sequential test of the dealt cards against a fair shuffle.
 
-**The statistic.** Decks leave the maker in suit order: each card lies beside a *neighbour*, a
-card of the same suit one rank up or down (here King and Ace are neighbours too, so every card
-has exactly two). Decks dealt in that order put a neighbour next to every card; one riffle keeps
-each half in order, so neighbours come two cards apart; a few careless riffles, a few apart. A
-card *hits* window ``d`` when it is a neighbour of one of the ``d`` cards seen just before it.
+**What a lazy shuffle leaves.** Decks leave the maker in order: each suit runs one way, Ace to
+King or King to Ace, so every card but a suit's last has a *successor*, the same suit one rank
+on. A riffle cuts the stack in two and interleaves the halves, each half keeping its order; ``k``
+riffles leave at most ``2**k`` runs of maker's order (rising sequences: Bayer and Diaconis), and
+the cards dealt are those runs interleaved. So after few riffles most cards dealt are the
+successor of a card dealt not long before, the last one dealt of its run.
+
+**The chains.** The test follows those runs as chains: a card dealt is the successor of a
+chain's *head* (it becomes that chain's head) or starts a chain of its own. Which way each suit
+runs is not known, so it follows the chains for each of the 16 ways the four suits may run
+(:data:`DIRECTIONS`).
 
 **Its exact chance.** Under a fair shuffle the next card seen is equally likely to be any card
-not seen yet (burned cards included: nobody saw them), so the chance that it hits is exactly
-``q`` = the copies left of the neighbours of those ``d`` cards, over the cards left. For each
-window ``d`` of :data:`WINDOWS` and each hit rate ``a`` of :data:`RATES` an unshuffled shoe might
-have, the likelihood ratio ``prod(a / q if hit else (1 - a) / (1 - q))`` has mean 1 under a
-fair shuffle at every card; so does the average ``M`` of those ratios. By Ville's inequality a
-fair shuffle makes ``M`` reach ``1 / alpha`` at *any* card of the shoe with a chance of at most
-``alpha``. :attr:`ShuffleTest.chance`, ``1 / max M`` so far, is therefore an upper bound on the
-chance that a fair shuffle shows evidence this strong, valid however often it is looked at (after
-every round), and :data:`ALARM` (1e-6) bounds the false alarms per fair shoe.
+not seen yet (burned cards included: nobody saw them), so each copy has chance ``1 / T``, ``T``
+the cards left. A lazy shuffle of hit rate ``a`` makes the next card the successor of a head
+taken at random with chance ``a``, any card otherwise: each copy of a card that is the successor
+of ``m`` of the ``H`` heads has chance ``a * m / (H * L) + (1 - a * v) / T``, ``L`` its copies
+left and ``v`` the share of heads whose successor the shoe still holds. The ratio of the two has
+mean 1 under a fair shuffle at every card, for each way of the suits and each rate of
+:data:`RATES`; so does the average ``M`` of those ratios. By Ville's inequality a fair shuffle
+makes ``M`` reach ``1 / alpha`` at *any* card of the shoe with a chance of at most ``alpha``.
+:attr:`ShuffleTest.chance`, ``1 / max M`` so far, is therefore an upper bound on the chance that
+a fair shuffle shows evidence this strong, valid however often it is looked at (after every
+round), and :data:`ALARM` (1e-6) bounds the false alarms per fair shoe.
+
+Four riffles leave 16 runs: each card that follows its chain has a ratio near ``52 a / 16``
+(3.25 at ``a`` = 1), enough to pass the alarm within the shoe's first 16 rounds
+(``benchmarks/integrity_bench.py`` counts the rounds).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from roads.shoe import DECK_CARDS, DEFAULT_DECKS
 
-#: How far back (in cards) a neighbour counts: 1 catches maker's order, 2 one perfect riffle,
-#: 3 a riffle whose packets hold one to three cards.
-WINDOWS: tuple[int, ...] = (1, 2, 3)
-#: The hit rates an unshuffled shoe is tested for (a mixture: no one rate has to be guessed).
-RATES: tuple[float, ...] = (0.3, 0.6, 0.9)
+#: Each way the four suits (by :attr:`roads.cards.Card.index` ``% 4``) may run in maker's order:
+#: the rank step from a card to its successor, +1 (Ace to King) or -1 (King to Ace).
+DIRECTIONS: tuple[tuple[int, ...], ...] = tuple(itertools.product((1, -1), repeat=4))
+#: The hit rates a lazy shuffle is tested for (a mixture: no one rate has to be guessed).
+RATES: tuple[float, ...] = (0.5, 0.75, 0.9)
 #: A shoe is called unshuffled when a fair shuffle's chance of such evidence is below this.
 ALARM = 1e-6
-_PAIRS = len(WINDOWS) * len(RATES)
-_LOG_PAIRS = math.log(_PAIRS)
-_HIT = tuple(math.log(a) for a in RATES)
-_MISS = tuple(math.log(1 - a) for a in RATES)
+_LOG_MIXTURE = math.log(len(DIRECTIONS) * len(RATES))
+_STEPS = (1, -1)
 
 
-def _neighbours(index: int) -> tuple[int, int]:
-    rank, suit = divmod(index, 4)
-    return (rank - 1) % 13 * 4 + suit, (rank + 1) % 13 * 4 + suit
+def successor(card: int, step: int) -> int | None:
+    """The card one rank on from ``card`` in its suit (``step`` +1 or -1), ``None`` past the
+    suit's end (a King going up, an Ace going down)."""
+    rank, suit = divmod(card, 4)
+    rank += step
+    return rank * 4 + suit if 0 <= rank < 13 else None
 
 
-#: Each card's two neighbours, by card index (:attr:`roads.cards.Card.index`).
-NEIGHBOURS: tuple[tuple[int, int], ...] = tuple(_neighbours(index) for index in range(52))
+#: Each card's successor, by card index and then by step (+1, -1).
+SUCCESSORS: tuple[tuple[int | None, int | None], ...] = tuple(
+    (successor(card, 1), successor(card, -1)) for card in range(52)
+)
+# Which of a suit's two chain states (suit * 2 + 0 for +1, + 1 for -1) each way reads.
+_WAYS = np.array([[suit * 2 + _STEPS.index(way[suit]) for way in DIRECTIONS] for suit in range(4)])
+_SELECT = np.zeros((8, len(DIRECTIONS)))
+for _way in range(len(DIRECTIONS)):
+    _SELECT[_WAYS[:, _way], _way] = 1.0
+_RATES = np.array(RATES)
 
 
 @dataclass(frozen=True, slots=True)
 class ShuffleTest:
-    """Where the test stands: ``cards`` seen, each window's ``hits``, and ``log_evidence``,
-    ``log(max M)`` so far (0 before any evidence)."""
+    """Where the test stands: ``cards`` seen, ``chained`` of them following a chain (for the
+    way of the suits with the strongest evidence), and ``log_evidence``, ``log(max M)`` so far
+    (0 before any evidence)."""
 
     cards: int
-    hits: tuple[int, ...]
+    chained: int
     log_evidence: float
 
     @property
@@ -69,7 +94,7 @@ class ShuffleTest:
     def as_dict(self) -> dict[str, object]:
         return {
             "cards": self.cards,
-            "hits": dict(zip((f"within_{d}" for d in WINDOWS), self.hits, strict=True)),
+            "chained": self.chained,
             "chance": self.chance,
             "unshuffled": self.unshuffled,
         }
@@ -77,77 +102,155 @@ class ShuffleTest:
 
 class ShuffleWatch:
     """The test, fed the shoe's cards from its start (:meth:`see`); the evidence is taken at
-    each :meth:`checkpoint` (the end of each round: Ville's bound holds at any of them)."""
+    each :meth:`checkpoint` (the end of each round: Ville's bound holds at any of them).
 
-    __slots__ = ("_best", "_hits", "_left", "_logs", "_recent", "_total", "cards")
+    :meth:`see` follows the chains card by card, for each suit both ways (8 chain states: the
+    16 ways of the suits each read four of them), and keeps what each card's ratios need; the
+    ratios themselves are reckoned for all the ways and rates at once when the evidence is
+    taken (:func:`rounds_tests` takes it at every round's end in one go)."""
+
+    __slots__ = ("_chains", "_cut", "_invalid", "_left", "_logs", "_pointing", "_rows", "_total")
 
     def __init__(self, decks: int = DEFAULT_DECKS) -> None:
         self._left = [decks] * 52
         self._total = DECK_CARDS * decks
-        self._recent: list[int] = []  # the last max(WINDOWS) cards, newest first
-        self._logs = [0.0] * _PAIRS  # log of each (window, rate) ratio
-        self._hits = [0] * len(WINDOWS)
-        self._best = 0.0
-        self.cards = 0
+        # Per chain state (suit * 2 + 0 going up, + 1 going down): how many heads have each
+        # card as successor, how many heads there are, how many point at a card all dealt.
+        self._pointing = [[0] * 52 for _ in range(8)]
+        self._chains = [0] * 8
+        self._invalid = [0] * 8
+        self._rows: list[tuple[int, ...]] = []  # each card seen: the state it was dealt in
+        self._cut = 0  # the rows already in the evidence
+        # Each (way, rate)'s log ratio so far, each state's cards that followed a chain, and
+        # the log of max M so far.
+        self._logs = (np.zeros(len(DIRECTIONS) * len(RATES)), np.zeros(8), 0.0)
+
+    @property
+    def cards(self) -> int:
+        return len(self._rows)
 
     def see(self, cards: Iterable[int]) -> ShuffleWatch:
         """The next cards out of the shoe (their indices); the shoe must still hold each."""
-        left, recent, logs, hits = self._left, self._recent, self._logs, self._hits
+        left, pointing, invalid = self._left, self._pointing, self._invalid
         for card in cards:
             if left[card] <= 0:
                 raise ValueError(f"card {card} has no copy left in the shoe")
-            if recent:
-                near: set[int] = set()
-                at = 0
-                for window, d in enumerate(WINDOWS):
-                    if d <= len(recent):
-                        near.update(NEIGHBOURS[recent[d - 1]])
-                    q = sum([left[i] for i in near]) / self._total
-                    if card in near:
-                        hits[window] += 1
-                        gain = -math.log(q)
-                        for log_a in _HIT:
-                            logs[at] += log_a + gain
-                            at += 1
-                    else:
-                        gain = -math.log1p(-q)
-                        for log_miss in _MISS:
-                            logs[at] += log_miss + gain
-                            at += 1
+            up, down = (card % 4) * 2, (card % 4) * 2 + 1
+            self._rows.append(
+                (
+                    *self._chains,
+                    *invalid,
+                    up,
+                    pointing[up][card],
+                    pointing[down][card],
+                    self._total,
+                    left[card],
+                )
+            )
+            self._follow(up, card, SUCCESSORS[card][0])
+            self._follow(down, card, SUCCESSORS[card][1])
             left[card] -= 1
             self._total -= 1
-            recent.insert(0, card)
-            del recent[WINDOWS[-1] :]
-            self.cards += 1
+            if left[card] == 0:
+                invalid[up] += pointing[up][card]
+                invalid[down] += pointing[down][card]
         return self
+
+    def _follow(self, state: int, card: int, next_card: int | None) -> None:
+        """One chain state after ``card``: it takes the place of a head it follows, or starts a
+        chain; past its suit's end it heads none."""
+        pointing = self._pointing[state]
+        if pointing[card] > 0:  # the shoe held ``card``: that head was not invalid
+            pointing[card] -= 1
+            self._chains[state] -= 1
+        if next_card is not None:
+            pointing[next_card] += 1
+            self._chains[state] += 1
+            if self._left[next_card] == 0:
+                self._invalid[state] += 1
 
     def checkpoint(self) -> ShuffleTest:
         """Take the evidence now (at a round's end) and return the test as it stands."""
-        logs = self._logs
-        top = max(logs)
-        mixture = top + math.log(sum(math.exp(x - top) for x in logs)) - _LOG_PAIRS
-        self._best = max(self._best, mixture)
-        return ShuffleTest(self.cards, tuple(self._hits), self._best)
+        return self.checkpoints([self.cards])[-1]
+
+    def checkpoints(self, ends: Sequence[int]) -> list[ShuffleTest]:
+        """Take the evidence after each of ``ends`` cards (ascending, none before the last
+        checkpoint, none past the cards seen) and return the test at each."""
+        start, seen = self._cut, self.cards
+        if any(not start <= end <= seen for end in ends) or list(ends) != sorted(ends):
+            raise ValueError(f"checkpoints must ascend within cards {start}-{seen}: {ends}")
+        if not ends:
+            return []
+        base_logs, base_chained, best = self._logs
+        rows = np.fromiter(
+            itertools.chain.from_iterable(self._rows[start:]),
+            dtype=float,
+            count=21 * (seen - start),
+        ).reshape(-1, 21)
+        logs, chained = _card_logs(rows)
+        # Each checkpoint's totals: the sums up to it (row 0 of the padded sums is "none yet").
+        at = np.array(ends) - start
+        logs = (base_logs + _padded_cumsum(logs))[at]
+        chained = (base_chained + _padded_cumsum(chained))[at]
+        top = logs.max(axis=1)
+        mixture = top + np.log(np.exp(logs - top[:, None]).sum(axis=1)) - _LOG_MIXTURE
+        bests = np.maximum.accumulate(np.maximum(mixture, best))
+        ways = logs.reshape(len(ends), len(DIRECTIONS), len(RATES)).max(axis=2).argmax(axis=1)
+        following = (chained @ _SELECT)[np.arange(len(ends)), ways]
+        self._logs = (logs[-1], chained[-1], float(bests[-1]))
+        self._cut = ends[-1]
+        return [
+            ShuffleTest(end, int(follow), float(evidence))
+            for end, follow, evidence in zip(ends, following, bests, strict=True)
+        ]
+
+
+def _padded_cumsum(values: np.ndarray) -> np.ndarray:
+    """The running sums of ``values``' rows, after a row of zeros (the sum of none)."""
+    sums = np.zeros((len(values) + 1, values.shape[1]))
+    np.cumsum(values, axis=0, out=sums[1:])
+    return sums
+
+
+def _card_logs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each card's log ratio for every (way, rate), and the chain state it followed (one-hot
+    over the 8), from the rows :meth:`ShuffleWatch.see` kept."""
+    n = len(rows)
+    heads = rows[:, 0:8] @ _SELECT
+    invalid = rows[:, 8:16] @ _SELECT
+    up = rows[:, 16].astype(int)
+    following = rows[:, 17:19]
+    picked = following[np.arange(n)[:, None], _WAYS[up // 2] - up[:, None]]
+    some = np.maximum(heads, 1.0)
+    valid = np.where(heads > 0, (heads - invalid) / some, 0.0)
+    share = picked / some * (rows[:, 19] / rows[:, 20])[:, None]
+    ratios = 1.0 + (share - valid)[:, :, None] * _RATES
+    chained = np.zeros((n, 8))
+    chained[np.arange(n), up] = following[:, 0] > 0
+    chained[np.arange(n), up + 1] = following[:, 1] > 0
+    return np.log(ratios).reshape(n, -1), chained
+
+
+def rounds_tests(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) -> list[ShuffleTest]:
+    """The test at the end of each of a shoe's rounds, each the indices of its cards in dealt
+    order (the evidence of all of them reckoned at once)."""
+    watch, ends = ShuffleWatch(decks), []
+    for cards in rounds:
+        ends.append(watch.see(cards).cards)
+    return watch.checkpoints(ends)
 
 
 def rounds_test(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) -> ShuffleTest:
-    """The test over a shoe's rounds, each the indices of its cards in dealt order, with the
-    evidence taken at the end of each round."""
-    watch = ShuffleWatch(decks)
-    test = watch.checkpoint()
-    for cards in rounds:
-        test = watch.see(cards).checkpoint()
-    return test
+    """The test over a shoe's rounds, with the evidence taken at the end of each round."""
+    tests = rounds_tests(rounds, decks)
+    return tests[-1] if tests else ShuffleWatch(decks).checkpoint()
 
 
 def alarm_round(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) -> int | None:
     """The first round (1-based; each the indices of its cards in dealt order) at whose end the
     test calls the shoe unshuffled, or ``None``."""
-    watch = ShuffleWatch(decks)
-    for number, cards in enumerate(rounds, start=1):
-        if watch.see(cards).checkpoint().unshuffled:
-            return number
-    return None
+    tests = rounds_tests(rounds, decks)
+    return next((n for n, test in enumerate(tests, start=1) if test.unshuffled), None)
 
 
 def shuffle_test(cards: Iterable[int], decks: int = DEFAULT_DECKS) -> ShuffleTest:
