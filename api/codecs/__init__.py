@@ -14,6 +14,8 @@ writes it too, the script's side of it beside the Python side):
   sends;
 - :mod:`.tiles`: a table's lobby tile, and the lobby's answers made of tiles;
 - :mod:`.studioevents`: what the studio reports between rounds, its rules and its event;
+- :mod:`.shoefacts`: what the studio reported of a shoe that the integrity watch uses (new decks,
+  the cut card's last round), as the lobby keeps it, and the alerts it changes;
 - :mod:`.tablestatus`: a table's status (open, betting until a time ...) and limits, as the
   lobby keeps them and a tile shows them;
 - :mod:`.times`: a moment in JSON, RFC 3339: written in UTC to the millisecond, read in every

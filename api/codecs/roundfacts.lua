@@ -1,3 +1,8 @@
+-- Whether `pending`, the cards a table's meta keeps as burned before a shoe's first round
+-- ('SHOE CARD...', api/codecs/roundfacts.py), are of `shoe`.
+local function burned_before_of(pending, shoe)
+  return string.sub(pending, 1, #shoe + 1) == shoe .. ' '
+end
 -- A round's game id as the scripts read it and where the table's games say its round is
 -- (api/codecs/roundfacts.py): SHOE:N.
 local function game_place(shoe, number)

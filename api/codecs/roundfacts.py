@@ -106,6 +106,22 @@ def dealt_rule(dealt_at: datetime | None, now: datetime) -> str | None:
     return None
 
 
+def burned_before_text(shoe: str, cards: Sequence[str]) -> str:
+    """Cards burned from ``shoe`` before its first round, as its table's meta keeps them until
+    that round takes them into its record (``burn_pending``): ``SHOE CARD CARD...`` (a shoe id
+    and a card hold no space)."""
+    return " ".join((shoe, *cards))
+
+
+def burned_before(text: bytes | str | None, shoe: str) -> tuple[str, ...]:
+    """The cards :func:`burned_before_text` keeps of ``shoe`` (none: ``text`` is of another
+    shoe, or there is none)."""
+    if not text:
+        return ()
+    named, *cards = (text.decode() if isinstance(text, bytes) else text).split(" ")
+    return tuple(cards) if named == shoe else ()
+
+
 def game_place(shoe: str, number: int) -> str:
     """Where ``{t:TABLE}:games`` says a game id's round is: ``SHOE:N`` (a shoe id holds no
     ``:``)."""

@@ -9,8 +9,12 @@ chain, :mod:`api.codecs.writelog`'s ``studio`` kind) and, for some kinds, the ta
   becomes ``shuffling``;
 - ``burn``: cards burned from ``shoe``, by their faces (``cards``, when the shoe reads them) or
   by their ``count``; burned faces leave the cards left, so the exact odds;
-- ``cut_card``: the cut card came out of ``shoe``: its next round is its last;
+- ``cut_card``: the cut card came out of ``shoe``: its next round is its last, or ``round``
+  when the report names it;
 - ``new_decks``: ``shoe`` is made of new decks (``count`` of them, when said);
+
+``cut_card`` and ``new_decks`` are also facts of the shoe the integrity watch uses
+(:mod:`api.codecs.shoefacts`).
 - ``pause`` and ``resume``: play stops (the status ``paused``, with the ``reason``) and goes on
   (``open``);
 - ``cancel``: a round of ``shoe`` is cancelled: ``round`` when it was reported (it is voided),
@@ -37,12 +41,14 @@ NEEDS: dict[str, tuple[str, ...]] = {
 MAY: dict[str, tuple[str, ...]] = {
     "shuffle": ("shoe", "reason"),
     "burn": ("shoe", "cards", "count", "reason"),
-    "cut_card": ("shoe", "reason"),
+    "cut_card": ("shoe", "round", "reason"),
     "new_decks": ("shoe", "count", "reason"),
     "pause": ("reason",),
     "resume": ("reason",),
     "cancel": ("shoe", "round", "reason"),
 }
+#: The kinds that state a fact of their shoe (:func:`api.codecs.shoefacts.fact_of`).
+FACT_KINDS = ("cut_card", "new_decks")
 #: The status a kind puts the table in (the others leave it as it is).
 STATUS = {"shuffle": "shuffling", "pause": "paused", "resume": "open"}
 MOST_BURNED = 20

@@ -16,6 +16,7 @@ from flask_smorest import Blueprint, abort
 from api.admission import Busy
 from api.codecs.feedevents import is_event_id
 from api.codecs.records import round_of
+from api.codecs.shoefacts import facts_of, with_facts
 from api.http.answers import services
 from api.http.auth import SECURITY, require_operator_key
 from api.http.integrityschemas import (
@@ -60,6 +61,7 @@ def table_integrity(table):
     if info is None:
         abort(404, message=f"no table {table}")
     found = [alert.as_dict() for alert in svc.integrity.findings(table)]
+    reported = svc.lobby.shoe_facts(table)
     shoes = []
     for shoe in reversed(info["shoes"][-SHOES:]):
         try:
@@ -75,7 +77,7 @@ def table_integrity(table):
             {
                 "shoe": shoe,
                 "current": shoe == info.get("current_shoe"),
-                "checks": shoe_report(scorecard, settings),
+                "checks": with_facts(shoe_report(scorecard, settings), facts_of(reported, shoe)),
                 "findings": alerts,
             }
         )

@@ -40,9 +40,10 @@ class ShoeChecksSchema(ma.Schema):
     checks = fields.Dict(
         required=True,
         metadata={
-            "description": "rounds, cards_known, shuffle (cards, hits within 1-3 cards, "
-            "chance: an upper bound on a fair shuffle's chance of such evidence; unshuffled), "
-            "cards_used, cut_card, side_bets (closes_after, open)"
+            "description": "rounds, cards_known, shuffle (cards, chained: the cards that "
+            "followed a run, chance: an upper bound on a fair shuffle's chance of such evidence; "
+            "unshuffled), cards_used, cut_card (with last_round when the studio reported it), "
+            "new_decks (as the studio reported them, or null), side_bets (closes_after, open)"
         },
     )
     findings = findings_field()

@@ -4,7 +4,8 @@ between rounds."""
 from flask_smorest import Blueprint, abort
 
 from api.codecs.jsontext import dumps_text
-from api.codecs.studioevents import STATUS, studio_event, studio_rule
+from api.codecs.shoefacts import cut_rule, fact_of
+from api.codecs.studioevents import FACT_KINDS, STATUS, studio_event, studio_rule
 from api.codecs.tablestatus import status_fields, status_report
 from api.codecs.times import now_text
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
@@ -21,6 +22,7 @@ from api.http.tableschemas import (
     limits_rule,
     status_rule,
 )
+from api.writes.burns import burn
 
 blp = Blueprint("tables", __name__, description="Tables: name, variant, current shoe.")
 blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
@@ -77,6 +79,7 @@ def put_status(body, table):
 @blp.arguments(StudioInSchema(), error_status_code=400)
 @blp.response(200, StudioSchema)
 @blp.alt_response(422, schema=ErrorSchema, description="A field its kind needs or does not take.")
+@blp.alt_response(409, schema=ErrorSchema, description="What the shoe's rounds contradict.")
 @blp.doc(security=SECURITY)
 def post_studio(body, table):
     """Report what happens between rounds: a shuffle, burned cards, the cut card out, new decks,
@@ -96,15 +99,22 @@ def post_studio(body, table):
     # burn sent again burns its cards twice.
     if not svc.lobby.lists(table):
         abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
+    fact = None
+    if kind in FACT_KINDS:
+        rounds = svc.rounds.rounds_in(table, body["shoe"])
+        contradicted = cut_rule(body, rounds)
+        if contradicted is not None:
+            abort(409, message=contradicted)
+        fact = fact_of(body, rounds)
     if kind == "cancel" and "round" in body:
         svc.writer.void(table, body["shoe"], body["round"], key_name())
     if kind == "burn" and "cards" in body:
-        svc.writer.burn(table, body["shoe"], body["cards"], key_name())
+        burn(svc.writer, table, body["shoe"], body["cards"], key_name())
     if kind in STATUS:
         fields = status_fields(STATUS[kind], None, body.get("reason"))
         if not svc.lobby.set_status(table, fields, status_report(table, fields)):
             abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
-    if not svc.lobby.emit(table, "studio", dumps_text(event)):
+    if not svc.lobby.emit(table, "studio", dumps_text(event), fact):
         abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
     svc.tables.studio(table, dumps_text(event), key_name())
     return event

@@ -16,12 +16,14 @@ Kind = Literal["round", "correction", "void", "burn"]
 @dataclass(frozen=True, slots=True)
 class Base:
     """What an append is computed from: the shoe's head, its version, the table's variant and the
-    shoe's scorecard (the plan adds its round to it, in place)."""
+    shoe's scorecard (the plan adds its round to it, in place); and, for a shoe's first round,
+    the cards reported burned before it (the round takes them)."""
 
     head: ShoeHead
     version: int
     variant: str
     scorecard: Scorecard
+    burned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,10 +81,15 @@ def plan_append(
     round (in place); a round the shoe cannot hold raises a rules error, and the scorecard is
     then unchanged. ``watch``: the integrity watch's settings (``None``: off); ``figures``:
     what the tile states beside each current run (``None``: nothing); ``facts``: the round's
-    own (its record and events carry them)."""
+    own (its record and events carry them). Cards burned before the shoe's first round
+    (``base.burned``) leave the shoe with it and are kept in its record: a rules error when the
+    shoe cannot hold both (the scorecard is new then, and thrown away)."""
     scorecard = base.scorecard
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
+    if base.burned:
+        scorecard.burn(base.burned)
+        facts = facts.burning(base.burned)
     change = Change(
         "round", table, shoe, number, round, base.version + 1, scorecard, tails=tails, facts=facts
     )

@@ -4,7 +4,8 @@
 -- round: the shoe's new version and scorecard state, the version message, the lobby update kept
 -- for a retry, the record's log entry; a retired table is back.
 -- A round with a game id maps it to its place, SHOE:N, in the table's games; a game id the table
--- has for another round is refused.
+-- has for another round is refused. A shoe's first round takes the cards the meta keeps as
+-- burned before it (into its record: the plan put them there).
 -- Returns {1, version, seq, 1} when committed, else {0, version, count, 0} (the shoe or the
 -- table moved on: nothing is changed), or {2, version, count, 0, place} (the game id is the
 -- round at place already: nothing is changed).
@@ -31,12 +32,23 @@ local lobby_update = ARGV[12]  -- api/codecs/lobbyupdate.py
 local at = ARGV[13]  -- the log's: milliseconds, '' while the record is off
 local by = ARGV[14]  -- the name of the key that made the write, for the log
 local game_id = ARGV[15]  -- the round's game id ('' none)
+-- The cards burned before the shoe's first round the plan took, as the meta kept them ('' none).
+local burned_before = ARGV[16]
 
 local version = tonumber(redis.call('HGET', info_key, 'version') or '0')
 local count = redis.call('LLEN', rounds_key)
-local meta = redis.call('HMGET', meta_key, 'current', 'variant')
+local meta = redis.call('HMGET', meta_key, 'current', 'variant', 'burn_pending')
 if version ~= tonumber(base_version) or count ~= tonumber(base_count)
     or (meta[1] or '') ~= base_current or (meta[2] or 'standard') ~= base_variant then
+  return {0, version, count, 0}
+end
+-- A shoe's first round takes the cards burned before it, exactly as the plan saw them.
+local pending = meta[3]
+if count == 0 and pending and burned_before_of(pending, shoe) then
+  if pending ~= burned_before then
+    return {0, version, count, 0}
+  end
+elseif count == 0 and burned_before ~= '' then
   return {0, version, count, 0}
 end
 if game_id ~= '' then
@@ -53,6 +65,9 @@ if opens == '1' then
   redis.call('RPUSH', shoes_key, shoe)
 end
 redis.call('HDEL', meta_key, 'retired')
+if count == 0 and burned_before ~= '' then
+  redis.call('HDEL', meta_key, 'burn_pending')
+end
 if game_id ~= '' then
   redis.call('HSET', games_key, game_id, game_place(shoe, count + 1))
 end

@@ -113,6 +113,7 @@ class LobbyKeys:
     record_lag: str  # the ``at`` of the oldest write the recorder found unrecorded, 0 for none
     statuses: str  # table -> its status as the studio last reported it (api.codecs.tablestatus)
     dealers: str  # table -> its current dealer (api.codecs.roundfacts)
+    shoe_facts: str  # table -> what the studio reported of its shoe (api.codecs.studioevents)
 
     @classmethod
     def under(cls, tag: str) -> LobbyKeys:

@@ -37,6 +37,7 @@ local rounds_key = KEYS[21]  -- rounds waiting for their day's tally
 local anchors_key = KEYS[22]  -- anchors waiting for the record's index
 local found_key = KEYS[23]  -- the table's findings
 local dealers_key = KEYS[24]  -- table -> its current dealer (JSON: id, and name once known)
+local shoe_facts_key = KEYS[25]  -- table -> what the studio reported of its shoe (JSON)
 local table_id = ARGV[1]
 local default_entry = ARGV[2]  -- the registry entry of a table new to the lobby (JSON)
 local stream_length = ARGV[3]  -- the event stream's bound (approximate)
@@ -51,7 +52,7 @@ local rounds_kept = ARGV[11]  -- rounds, and anchors, waiting at the most
 local day = ARGV[12]  -- the UTC day the write's round is tallied under
 local recording = ARGV[13]  -- '1': new anchors go to the record's lasting index too
 local queue_seconds = ARGV[14]  -- a waiting list no process took from for that long is dropped
-local member_keys = rest(KEYS, 25)  -- each pattern's members: table -> since round
+local member_keys = rest(KEYS, 26)  -- each pattern's members: table -> since round
 
 if stored == '' then
   stored = redis.call('GET', lobby_update_key)
@@ -84,7 +85,7 @@ if watch_on == '1' and watch ~= '' then
   raised = table.concat(watch_apply(table_id, watch, {
     alerts_key = alerts_key, index_key = index_key, index_old_key = index_old_key,
     repeated_key = repeated_key, last_key = last_key, rounds_key = rounds_key,
-    anchors_key = anchors_key, found_key = found_key,
+    anchors_key = anchors_key, found_key = found_key, shoe_facts_key = shoe_facts_key,
   }, {
     index_entries = index_entries, alerts_length = alerts_length, found_kept = found_kept,
     rounds_kept = rounds_kept, day = day, recording = recording, queue_seconds = queue_seconds,

@@ -1,4 +1,4 @@
--- Take a table out of the lobby: its tile, status, dealer, Good Roads, edges and runs; its
+-- Take a table out of the lobby: its tile, status, dealer, shoe facts, Good Roads, edges and runs; its
 -- registry entry kept aside for the round that starts it again; a `retired` event on its
 -- channel and the lobby's.
 -- Returns 0 when the lobby does not list the table, else 1.
@@ -18,9 +18,10 @@ local small_road_grown_key = KEYS[12]
 local cockroach_road_grown_key = KEYS[13]
 local statuses_key = KEYS[14]  -- table -> its stored status (a table back is open again)
 local dealers_key = KEYS[15]  -- table -> its current dealer
+local shoe_facts_key = KEYS[16]  -- table -> what the studio reported of its shoe
 local table_id = ARGV[1]
 local stream_length = ARGV[2]  -- the event stream's bound (approximate)
-local member_keys = rest(KEYS, 16)  -- each pattern's members
+local member_keys = rest(KEYS, 17)  -- each pattern's members
 
 local entry = redis.call('HGET', tables_key, table_id)
 if not entry then
@@ -29,7 +30,7 @@ end
 redis.call('HSET', retired_key, table_id, entry)
 local left = {tables_key, summaries_key, shapes_key, matched_key, edges_key, big_road_grown_key,
   big_eye_boy_grown_key, small_road_grown_key, cockroach_road_grown_key, statuses_key,
-  dealers_key, unpack(member_keys)}
+  dealers_key, shoe_facts_key, unpack(member_keys)}
 for _, key in ipairs(left) do
   redis.call('HDEL', key, table_id)
 end

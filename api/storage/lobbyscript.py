@@ -71,6 +71,7 @@ def retire_named(keys: LobbyKeys, table: str) -> dict[str, Any]:
         **_tile_indexes(keys),
         "statuses_key": keys.statuses,
         "dealers_key": keys.dealers,
+        "shoe_facts_key": keys.shoe_facts,
         "table_id": table,
         "stream_length": STREAM_LENGTH,
     }
@@ -134,6 +135,7 @@ class LobbyPublish:
             **_tile_indexes(keys),
             **self._watch.fixed,
             "dealers_key": keys.dealers,
+            "shoe_facts_key": keys.shoe_facts,
             "stream_length": STREAM_LENGTH,
             "pattern_ids": PATTERN_IDS,
             "chances": self.chances,

@@ -111,19 +111,33 @@ class Lobby:
         """Whether the lobby lists the table (named or dealt, not retired)."""
         return bool(self.transport.command("HEXISTS", self.keys.tables, table))
 
-    def emit(self, table: str, kind: str, data: str) -> bool:
+    def emit(
+        self, table: str, kind: str, data: str, fact: tuple[str, str, int] | None = None
+    ) -> bool:
         """Send an event of ``kind`` (``data`` JSON) on the table's channel and the lobby's,
-        changing no tile; ``False`` when the lobby does not list the table."""
+        changing no tile, and keep the ``fact`` it states of a shoe, ``(shoe, name, value)``,
+        for the integrity watch (:func:`api.codecs.studioevents.shoe_fact`); ``False`` when
+        the lobby does not list the table."""
+        shoe, name, value = fact or ("", "", 0)
         named = {
             "tables_key": self.keys.tables,
             "events_key": self.keys.events,
             "last_of_key": self.keys.last_of,
+            "shoe_facts_key": self.keys.shoe_facts,
             "table_id": table,
             "kind": kind,
             "data": data,
             "stream_length": STREAM_LENGTH,
+            "fact_shoe": shoe,
+            "fact": name,
+            "fact_value": value,
         }
         return bool(self.transport.script(LOBBY_EVENT, **named))
+
+    def shoe_facts(self, table: str) -> bytes | None:
+        """What the studio reported of the table's latest shoe it reported on, as kept
+        (:func:`api.codecs.shoefacts.facts_of` reads it)."""
+        return self.transport.command("HGET", self.keys.shoe_facts, table)
 
     def size(self) -> int:
         """How many tables the lobby lists."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from api.codecs import records
 from api.codecs.lobbyupdate import Stored
+from api.codecs.roundfacts import BURNED, burned_before_text
 from api.plan.plan import Write
 from api.storage.failures import NotFound, Retired
 from api.storage.integrity.watchapply import IntegrityApply, count_alerts
@@ -29,6 +30,7 @@ from api.storage.states import ShoeRecords, ShoeStates
 from api.storage.transport import Transport, queue_each
 from api.storage.writelog import Clock
 from api.storage.writescripts import (
+    KEEP_BURNED,
     AppendBase,
     AppendRound,
     ReadForAppend,
@@ -79,6 +81,31 @@ class RoundStore:
             for at, base in zip(cold, self._read_bases([shoes[at] for at in cold]), strict=True):
                 bases[at] = base
         return bases
+
+    def kept_burned_before(self, table: str) -> bytes | None:
+        """The cards the table's meta keeps as burned before a shoe's first round, as kept
+        (:func:`api.codecs.roundfacts.burned_before` reads them)."""
+        return self.transport.command("HGET", self.keys.table(table).meta, "burn_pending")
+
+    def keep_burned_before(
+        self, table: str, shoe: str, kept: bytes | None, cards: Sequence[str]
+    ) -> bool:
+        """Keep ``cards`` as burned before ``shoe``'s first round, in place of what the meta
+        ``kept`` when read; ``False`` when the shoe has a round or the meta changed since."""
+        keys = self.keys.shoe(table, shoe)
+        kept_now = self.transport.script(
+            KEEP_BURNED,
+            meta_key=keys.table.meta,
+            rounds_key=keys.rounds,
+            expected=kept or b"",
+            pending=burned_before_text(shoe, cards),
+        )
+        return bool(kept_now)
+
+    def rounds_in(self, table: str, shoe: str) -> int:
+        """How many rounds the shoe has (0: none, or no such shoe)."""
+        (base,) = self.read_bases([(table, shoe)])
+        return base.count
 
     def _warm_for_append(self, table: str, shoe: str, base: AppendBase) -> bool:
         """Whether an append found no rounds because the shoe, or its table, is only in the
@@ -198,7 +225,15 @@ class RoundStore:
         }
         if plan.head is not None:
             game_id = plan.record.get("game_id", "")
-            return AppendRound(head=plan.head, variant=plan.variant, game_id=game_id, **common)
+            burned = plan.record.get(BURNED, ()) if plan.head.count == 0 else ()
+            before = burned_before_text(plan.shoe, burned) if burned else ""
+            return AppendRound(
+                head=plan.head,
+                variant=plan.variant,
+                game_id=game_id,
+                burned_before=before,
+                **common,
+            )
         return ReplaceRound(shoe=plan.shoe, index=plan.number - 1, kind=plan.kind, **common)
 
     def committed_again(self, table: str) -> None:

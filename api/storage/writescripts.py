@@ -53,13 +53,14 @@ class ReadForAppend:
         }
 
     def parse(self, reply: list) -> AppendBase:
-        current, variant, version, count, state = reply
+        current, variant, version, count, state, pending = reply
         return AppendBase(
             current.decode() if current is not None else None,
             variant.decode() if variant is not None else "standard",
             int(version or 0),
             count,
             state,
+            pending,
         )
 
 
@@ -69,9 +70,14 @@ class AppendBase(NamedTuple):
     version: int
     count: int
     state: bytes | None  # stamped with any version (api.codecs.stamps)
+    pending: bytes | None = None  # cards burned before a shoe's first round (api.codecs.roundfacts)
 
     def head(self, shoe: str) -> ShoeHead:
         return ShoeHead(shoe, self.count, self.current)
+
+    def burned_before(self, shoe: str) -> tuple[str, ...]:
+        """The cards burned before ``shoe``'s first round, when that round is the next."""
+        return roundfacts.burned_before(self.pending, shoe) if self.count == 0 else ()
 
 
 class WriteReply(NamedTuple):
@@ -120,6 +126,7 @@ class AppendRound:
     at: str  # when, for the record's log (milliseconds; "" while the record is off)
     by: str = ""  # the name of the key that made the write, for the record's log
     game_id: str = ""  # the round's game id ("" for none)
+    burned_before: str = ""  # the cards burned before the shoe it opens, as the meta kept them
 
     def queue(self, commands: Any) -> None:
         keys, head = self.keys, self.head
@@ -148,6 +155,7 @@ class AppendRound:
             at=self.at,
             by=self.by,
             game_id=self.game_id,
+            burned_before=self.burned_before,
         )
 
 
@@ -261,3 +269,4 @@ class Retiring(NamedTuple):
 
 PUT_TABLE = Script(__package__, "put_table.lua", uses=[writelog.LUA])
 STUDIO_LOG = Script(__package__, "studio_log.lua", uses=[writelog.LUA])
+KEEP_BURNED = Script(__package__, "keep_burned.lua")

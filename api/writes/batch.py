@@ -86,4 +86,4 @@ def first_plans(
 def base_from(read: AppendBase, shoe: str, scorecard: Scorecard) -> Base:
     """What an append to ``shoe`` is computed from, given what was ``read`` and the shoe's
     scorecard at the read's version (the one place a write's base is made from a read)."""
-    return Base(read.head(shoe), read.version, read.variant, scorecard)
+    return Base(read.head(shoe), read.version, read.variant, scorecard, read.burned_before(shoe))

@@ -33,7 +33,6 @@ from api.writes.recentwrites import LastWrite, RecentWrites
 from api.writes.refusals import Conflict
 from api.writes.retry import retried
 from roads import RoadsError, Round
-from roads.cards import parse_card
 from roads.integrity.shoewatch import WatchSettings
 from roads.rarity import LobbyFigures
 from roads.shoe import Verdict, check_append
@@ -225,41 +224,6 @@ class Writer:
                 figures=self.figures(),
                 facts=facts,
                 burned=burned,
-            )
-            (reply,) = self.store.commit([plan], by)
-            return self.settled(plan, reply)
-
-        return retried(shoe, attempt)
-
-    def burn(self, table: str, shoe: str, cards: Sequence[str], by: str = "") -> Written:
-        """Take ``cards``, burned after the shoe's last round, out of the shoe: kept in that
-        round's record (:mod:`api.codecs.roundfacts`), out of the cards left from now on, so
-        the exact odds. Raises :class:`NotFound` for a shoe the table does not have,
-        :class:`Conflict` for one with no round yet, a rules error for a card the shoe does not
-        hold that often."""
-
-        def attempt() -> Written | None:
-            version, stored, _ = self.store.records(table, shoe)
-            if version is None:
-                raise NotFound(f"table {table} has no shoe {shoe}")
-            if not stored:
-                raise Conflict(f"shoe {shoe} has no round yet: report its burned cards after it")
-            number, rounds = len(stored), [round_of(record) for record in stored]
-            burning = [str(parse_card(card)) for card in cards]  # as the rounds' cards are kept
-            plan = plan_rewrite(
-                "burn",
-                table,
-                shoe,
-                number,
-                rounds,
-                rounds[-1],
-                version=version,
-                variant=self.tables.variant(table),
-                watch=self.watch,
-                figures=self.figures(),
-                facts=in_record(stored[-1]).burning(burning),
-                burned=burned_in(stored),
-                burning=burning,
             )
             (reply,) = self.store.commit([plan], by)
             return self.settled(plan, reply)

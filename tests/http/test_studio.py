@@ -10,7 +10,9 @@ import orjson
 import psycopg
 import pytest
 
+from api.plan.planner import plan_append
 from api.record.readback import Row, table_chain
+from api.writes.batch import base_from
 from roads import Scorecard
 from roads.odds import shoe_odds
 from roads.simulator import deal_shoe
@@ -108,7 +110,7 @@ def test_a_cancel_of_a_reported_round_voids_it(backend, redis_client):
         ({"kind": "burn", "count": 1}, 422, "shoe"),
         ({"kind": "pause", "shoe": "s1"}, 422, "shoe"),
         ({"kind": "resume", "count": 3}, 422, "count"),
-        ({"kind": "cut_card", "shoe": "s1", "round": 2}, 422, "round"),
+        ({"kind": "new_decks", "shoe": "s1", "round": 2}, 422, "round"),
         ({"kind": "deal"}, 400, "kind"),
         ({"kind": "burn", "shoe": "s1", "cards": ["ZZ"]}, 400, "cards"),
         ({"kind": "pause", "reason": "\u202eevil"}, 400, "reason"),
@@ -178,11 +180,57 @@ def test_burned_cards_change_the_exact_odds_as_if_they_had_been_dealt(record_app
     assert back["probabilities"] == restored["probabilities"]
 
 
-def test_a_burn_the_shoe_cannot_hold_or_before_any_round_is_refused(backend, redis_client):
+def test_a_burn_the_shoe_cannot_hold_is_refused(backend, redis_client):
     client = make_app(backend.url, cluster=backend.cluster, public_odds=True).test_client()
     deal(client, "bx", "s1", 1)
     too_many = studio(client, "bx", {"kind": "burn", "shoe": "s1", "cards": ["AS"] * 9})
     assert too_many.status_code == 409 and "AS" in too_many.json["message"]
     rounds = client.get("/v1/tables/bx/shoes/s1/rounds").json["rounds"]
     assert "burned" not in rounds[0]  # nothing changed
-    assert studio(client, "bx", {"kind": "burn", "shoe": "s9", "cards": ["AS"]}).status_code == 404
+    again = studio(client, "bx", {"kind": "burn", "shoe": "s2", "cards": ["AS"] * 9})
+    assert again.status_code == 409 and "AS" in again.json["message"]
+
+
+def test_cards_burned_before_a_shoes_first_round_leave_it_with_that_round(backend, redis_client):
+    """The burn after a shuffle: reported (twice here) before the shoe has a round, the cards
+    wait in the table's meta; the shoe's first round takes them into its record, and its odds
+    are those of the shoe without them. Another shoe's first round leaves them waiting."""
+    app = make_app(backend.url, cluster=backend.cluster, public_odds=True)
+    client = app.test_client()
+    deal(client, "bb", "s1", 2)
+    first = studio(client, "bb", {"kind": "burn", "shoe": "s2", "cards": ["9S", "KD"]})
+    assert first.status_code == 200, first.json
+    assert studio(client, "bb", {"kind": "burn", "shoe": "s2", "cards": ["4c"]}).status_code == 200
+    too_many = studio(client, "bb", {"kind": "burn", "shoe": "s2", "cards": ["KD"] * 8})
+    assert too_many.status_code == 409  # with the KD kept, nine: nothing more is kept
+    deal(client, "bb", "s3", 1)  # not the shoe they were burned from
+    assert "burned" not in client.get("/v1/tables/bb/shoes/s3/rounds").json["rounds"][0]
+    item = {"table": "bb", "shoe": "s2", **round_body(ROUNDS[0], round=1)}
+    answer = client.post("/v1/rounds", json={"rounds": [item]}, headers=AUTH)
+    assert answer.json["results"][0]["status"] == 201, answer.json
+    (record,) = client.get("/v1/tables/bb/shoes/s2/rounds").json["rounds"]
+    assert record["burned"] == ["9S", "KD", "4C"]
+    expected = Scorecard.from_rounds(ROUNDS[:1])
+    expected.burn(["9S", "KD", "4C"])
+    odds = client.get("/v1/tables/bb/shoes/s2/odds").json
+    assert odds["probabilities"] == shoe_odds(expected)["probabilities"]
+    services = app.extensions["roads"]
+    assert services.rounds.kept_burned_before("bb") is None  # taken, once
+    body = round_body(ROUNDS[1], round=2)
+    assert client.post("/v1/tables/bb/shoes/s2/rounds", json=body, headers=AUTH).status_code == 201
+    assert "burned" not in client.get("/v1/tables/bb/shoes/s2/rounds").json["rounds"][1]
+
+
+def test_a_first_round_planned_before_a_burn_is_planned_again_with_it(backend, redis_client):
+    """A burn kept between an append's read and its commit: the commit finds the meta changed
+    and the round is planned again from a fresh read, taking the cards."""
+    app = make_app(backend.url, cluster=backend.cluster)
+    services = app.extensions["roads"]
+    store, writer = services.rounds, services.writer
+    (read,) = store.read_bases([("br", "s1")])
+    store.keep_burned_before("br", "s1", None, ["2H"])
+    stale = plan_append("br", "s1", 1, ROUNDS[0], base_from(read, "s1", Scorecard()))
+    (reply,) = store.commit([stale])
+    assert not reply.committed  # the meta kept a burn the plan did not take
+    written = writer.append("br", "s1", 1, ROUNDS[0])
+    assert written.record["burned"] == ["2H"]

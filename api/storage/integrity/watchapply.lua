@@ -15,15 +15,17 @@
 -- keys: alerts_key (the alert stream), index_key and index_old_key (the k-gram index: fingerprint
 -- -> sighting), repeated_key (table -> the shoe named a repeat), last_key (table -> what its last
 -- append left), rounds_key (rounds waiting for their tally), anchors_key (anchors waiting for the
--- record), found_key (the table's findings).
+-- record), found_key (the table's findings), shoe_facts_key (table -> what the studio reported
+-- of its shoe: new decks, the cut card's last round).
 -- args: index_entries, alerts_length (the stream's bound), found_kept, rounds_kept (the bound of
 -- the rounds' and the anchors' lists), day (the UTC day the round is tallied under), recording
 -- ('1': the record is on), queue_seconds (a list no process took from for that long is dropped).
--- Uses the formats of api/codecs/alerts.lua, anchors.lua and tallies.lua.
+-- Uses the formats of api/codecs/alerts.lua, anchors.lua, tallies.lua and shoefacts.lua.
 local function watch_apply(table_id, part, keys, args)
   local alerts_key, index_key, index_old_key = keys.alerts_key, keys.index_key, keys.index_old_key
   local repeated_key, last_key, found_key = keys.repeated_key, keys.last_key, keys.found_key
   local rounds_key, anchors_key = keys.rounds_key, keys.anchors_key
+  local shoe_facts_key = keys.shoe_facts_key
   local rounds_kept, queue_seconds = tonumber(args.rounds_kept), tonumber(args.queue_seconds)
   local watch = cjson.decode(part)
   local raised = {}
@@ -34,8 +36,24 @@ local function watch_apply(table_id, part, keys, args)
     redis.call('LTRIM', found_key, 0, tonumber(args.found_kept) - 1)
     raised[#raised + 1] = kind
   end
+  -- What the studio reported of the shoe (api/codecs/studioevents.py): an unshuffled shoe's
+  -- alert says whether it was reported as new decks; the round after the last one the cut card
+  -- leaves is impossible.
+  local facts = redis.call('HGET', shoe_facts_key, table_id)
+  facts = facts and cjson.decode(facts) or {}
+  if facts.shoe ~= watch.shoe then
+    facts = {}
+  end
   for _, finding in ipairs(watch.findings) do
-    raise(finding[1], finding[2])
+    local data = finding[2]
+    if finding[1] == 'unshuffled' then
+      data = with_new_decks(data, facts.new_decks ~= nil)
+    end
+    raise(finding[1], data)
+  end
+  if facts.last_round and watch.round == facts.last_round + 1 then
+    raise('impossible_cards',
+      past_reported_cut(table_id, watch.shoe, watch.round, facts.last_round))
   end
   -- The k-gram index: fingerprint -> the sighting of its first time seen.
   local named = redis.call('HGET', repeated_key, table_id) == watch.shoe

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from api.codecs import alerts, anchors, tallies
+from api.codecs import alerts, anchors, shoefacts, tallies
 from api.metrics import INTEGRITY_ALERTS
 from api.storage.keys import IntegrityKeys
 from api.storage.luascript import lua_file
@@ -40,7 +40,7 @@ QUEUE_SECONDS = 2 * 86_400
 LUA = lua_file(__package__, "watchapply.lua")
 #: The fragments a script that applies the watch's part includes, in order: the formats it
 #: writes and reads, then ``watch_apply``.
-USES = (alerts.LUA, anchors.LUA, tallies.LUA, LUA)
+USES = (alerts.LUA, anchors.LUA, tallies.LUA, shoefacts.LUA, LUA)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,68 @@
+"""Cards the studio reports burned by their faces (:mod:`api.codecs.studioevents`): they leave
+the shoe, so the cards left and the exact odds, as dealt cards do.
+
+- **After a round** of the shoe: kept in the record of the shoe's last round (``burned``,
+  :mod:`api.codecs.roundfacts`), a ``burn`` write of the shoe's (a new version, in its chain).
+- **Before its first round** (the burn after a shuffle): kept in the table's meta
+  (``burn_pending``) until that round takes them into its own record, in its own write
+  (:func:`api.plan.planner.plan_append`); a burn reported again before it adds to them.
+
+Either way a card the shoe cannot hold that often is a rules error and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from api.codecs.records import burned_in, round_of
+from api.codecs.roundfacts import burned_before, in_record
+from api.plan.planner import plan_rewrite
+from api.writes.retry import retried
+from api.writes.writer import Writer, Written
+from roads import Scorecard
+from roads.cards import parse_card
+
+
+def burn(writer: Writer, table: str, shoe: str, cards: Sequence[str], by: str = "") -> Written:
+    """Take ``cards`` out of the shoe (see the module doc); ``by``: the name of the key that
+    reported them. ``changed`` is true; a burn before the shoe's first round answers an empty
+    record (the round will hold them) at version 0."""
+    burning = [str(parse_card(card)) for card in cards]  # as the rounds' cards are kept
+
+    def attempt() -> Written | None:
+        version, stored, _ = writer.store.records(table, shoe)
+        if not stored:
+            return _before_first_round(writer, table, shoe, burning)
+        number, rounds = len(stored), [round_of(record) for record in stored]
+        plan = plan_rewrite(
+            "burn",
+            table,
+            shoe,
+            number,
+            rounds,
+            rounds[-1],
+            version=version or 0,
+            variant=writer.tables.variant(table),
+            watch=writer.watch,
+            figures=writer.figures(),
+            facts=in_record(stored[-1]).burning(burning),
+            burned=burned_in(stored),
+            burning=burning,
+        )
+        (reply,) = writer.store.commit([plan], by)
+        return writer.settled(plan, reply)
+
+    return retried(shoe, attempt)
+
+
+def _before_first_round(
+    writer: Writer, table: str, shoe: str, burning: list[str]
+) -> Written | None:
+    """Keep ``burning`` for the shoe's first round, with any kept before (``None``: the shoe
+    got a round, or the kept cards changed, meanwhile: read again)."""
+    kept = writer.store.kept_burned_before(table)
+    cards = [*burned_before(kept, shoe), *burning]
+    Scorecard().burn(cards)  # a rules error when a new shoe cannot hold them
+    if not writer.store.keep_burned_before(table, shoe, kept, cards):
+        return None
+    return Written(True, {}, 0)
