@@ -43,6 +43,7 @@ from api.storage.tilerebuild import TileRebuild
 from api.storage.transport import Transport
 from api.storage.versionfeed import VersionFeed
 from api.storage.writelog import clock
+from api.writes.studio import Studio
 from api.writes.writer import Writer
 from roads.integrity.shoewatch import WatchSettings
 from roads.integrity.sidebets import ClosePolicy
@@ -83,6 +84,7 @@ class Services:
     integrity_streams: Gate  # operators following the alert stream, at once
     record_reads: Gate  # reads of the record (a table's past, the archive), at once
     games: Games  # rounds by game id and a table's last rounds, from Redis
+    studio: Studio  # what the studio reports between rounds, carried out
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -142,6 +144,7 @@ class Services:
         reads = ReadCache(
             transport, keys, versions, states, memo=answers, cache_ttl=settings.cache_ttl
         )
+        writer = Writer(rounds, tables, watch=watch_settings(settings), hands=settings.rarity_hands)
         return cls(
             settings=settings,
             keys=keys,
@@ -149,9 +152,7 @@ class Services:
             versions=versions,
             tables=tables,
             rounds=rounds,
-            writer=Writer(
-                rounds, tables, watch=watch_settings(settings), hands=settings.rarity_hands
-            ),
+            writer=writer,
             reads=reads,
             lobby=lobby,
             lobby_answers=Memo(8 * 1024 * 1024),
@@ -190,6 +191,7 @@ class Services:
             integrity_streams=Gate(INTEGRITY_STREAMS, "integrity alert streams"),
             record_reads=Gate(settings.record_reads, "reads of the record"),
             games=Games(transport, keys),
+            studio=Studio(writer, rounds, lobby, tables),
         )
 
     def ping(self) -> bool:

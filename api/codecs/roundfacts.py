@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from importlib.resources import files
-from typing import Any
+from typing import Any, NamedTuple
 
 from api.codecs.times import now_text, utc_text
 
@@ -46,6 +46,7 @@ DEALT_BEFORE = timedelta(days=1)
 
 NAMES = ("game_id", "dealt_at", "dealer")  # those a round's report may carry
 BURNED = "burned"
+BURN_IDS = "burn_ids"  # the report ids of the burns its cards came by (their retry keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,17 +57,22 @@ class RoundFacts:
     dealt_at: str | None = None  # RFC 3339, UTC, milliseconds
     dealer: dict[str, str] | None = None  # {"id", "name"?}
     burned: tuple[str, ...] = ()  # cards burned after the round
+    burn_ids: tuple[str, ...] = ()  # the report ids those burns came with
 
     def fields(self) -> dict[str, Any]:
         """The facts as a record holds them: the known ones, in :data:`NAMES`' order, then the
-        cards burned after the round (when there are any)."""
+        cards burned after the round and the report ids they came with (when there are any)."""
         found = {"game_id": self.game_id, "dealt_at": self.dealt_at, "dealer": self.dealer}
         known = {name: value for name, value in found.items() if value is not None}
-        return {**known, BURNED: list(self.burned)} if self.burned else known
+        if self.burned:
+            known[BURNED] = list(self.burned)
+        if self.burn_ids:
+            known[BURN_IDS] = list(self.burn_ids)
+        return known
 
-    def burning(self, cards: Sequence[str]) -> RoundFacts:
-        """These facts with ``cards`` burned after the round too."""
-        return replace(self, burned=(*self.burned, *cards))
+    def burning(self, cards: Sequence[str], ids: Sequence[str] = ()) -> RoundFacts:
+        """These facts with ``cards`` burned after the round too, reported under ``ids``."""
+        return replace(self, burned=(*self.burned, *cards), burn_ids=(*self.burn_ids, *ids))
 
     @property
     def dealer_id(self) -> str | None:
@@ -89,8 +95,10 @@ def reported(report: dict[str, Any], now: str | None = None) -> RoundFacts:
 
 def in_record(record: dict[str, Any]) -> RoundFacts:
     """The facts a stored record holds (none for a record stored before they were kept)."""
-    burned = tuple(record.get(BURNED) or ())
-    return RoundFacts(record.get("game_id"), record.get("dealt_at"), record.get("dealer"), burned)
+    burned, ids = tuple(record.get(BURNED) or ()), tuple(record.get(BURN_IDS) or ())
+    return RoundFacts(
+        record.get("game_id"), record.get("dealt_at"), record.get("dealer"), burned, ids
+    )
 
 
 def dealt_rule(dealt_at: datetime | None, now: datetime) -> str | None:
@@ -106,20 +114,34 @@ def dealt_rule(dealt_at: datetime | None, now: datetime) -> str | None:
     return None
 
 
-def burned_before_text(shoe: str, cards: Sequence[str]) -> str:
+class BurnedBefore(NamedTuple):
+    """Cards burned from a shoe before its first round, and the report ids they came with."""
+
+    cards: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()
+
+
+NONE_BURNED = BurnedBefore()
+
+
+def burned_before_text(shoe: str, burned: BurnedBefore) -> str:
     """Cards burned from ``shoe`` before its first round, as its table's meta keeps them until
-    that round takes them into its record (``burn_pending``): ``SHOE CARD CARD...`` (a shoe id
-    and a card hold no space)."""
-    return " ".join((shoe, *cards))
+    that round takes them into its record (``burn_pending``): ``SHOE CARD... #ID...``, the
+    cards then the report ids, each id after a ``#`` (a shoe id, a card and a report id hold no
+    space and no ``#``). One text for one value: the first round's write compares them."""
+    return " ".join((shoe, *burned.cards, *(f"#{id}" for id in burned.ids)))
 
 
-def burned_before(text: bytes | str | None, shoe: str) -> tuple[str, ...]:
-    """The cards :func:`burned_before_text` keeps of ``shoe`` (none: ``text`` is of another
-    shoe, or there is none)."""
+def burned_before(text: bytes | str | None, shoe: str) -> BurnedBefore:
+    """What :func:`burned_before_text` keeps of ``shoe`` (nothing: ``text`` is of another shoe,
+    or there is none)."""
     if not text:
-        return ()
-    named, *cards = (text.decode() if isinstance(text, bytes) else text).split(" ")
-    return tuple(cards) if named == shoe else ()
+        return BurnedBefore()
+    named, *words = (text.decode() if isinstance(text, bytes) else text).split(" ")
+    if named != shoe:
+        return BurnedBefore()
+    cards = tuple(word for word in words if not word.startswith("#"))
+    return BurnedBefore(cards, tuple(word[1:] for word in words if word.startswith("#")))
 
 
 def game_place(shoe: str, number: int) -> str:

@@ -20,7 +20,10 @@ chain, :mod:`api.codecs.writelog`'s ``studio`` kind) and, for some kinds, the ta
 - ``cancel``: a round of ``shoe`` is cancelled: ``round`` when it was reported (it is voided),
   else a game cancelled before its result.
 
-Any kind may carry a ``reason`` (shown to players, as a status's).
+Any kind may carry a ``reason`` (shown to players, as a status's). A burn may carry a
+``report_id``, its retry key (:mod:`api.writes.burns`): the one kind whose report sent twice
+would change the shoe twice (a status, a shuffle, new decks, the cut card and a cancel set what
+they set however often they are sent).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 KINDS = ("shuffle", "burn", "cut_card", "new_decks", "pause", "resume", "cancel")
-FIELDS = ("shoe", "cards", "count", "round", "reason")
+FIELDS = ("shoe", "cards", "count", "round", "reason", "report_id")
 NEEDS: dict[str, tuple[str, ...]] = {
     "shuffle": ("shoe",),
     "burn": ("shoe",),
@@ -40,7 +43,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
 }
 MAY: dict[str, tuple[str, ...]] = {
     "shuffle": ("shoe", "reason"),
-    "burn": ("shoe", "cards", "count", "reason"),
+    "burn": ("shoe", "cards", "count", "reason", "report_id"),
     "cut_card": ("shoe", "round", "reason"),
     "new_decks": ("shoe", "count", "reason"),
     "pause": ("reason",),

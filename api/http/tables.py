@@ -3,9 +3,7 @@ between rounds."""
 
 from flask_smorest import Blueprint, abort
 
-from api.codecs.jsontext import dumps_text
-from api.codecs.shoefacts import cut_rule, fact_of
-from api.codecs.studioevents import FACT_KINDS, STATUS, studio_event, studio_rule
+from api.codecs.studioevents import studio_event, studio_rule
 from api.codecs.tablestatus import status_fields, status_report
 from api.codecs.times import now_text
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
@@ -22,7 +20,6 @@ from api.http.tableschemas import (
     limits_rule,
     status_rule,
 )
-from api.writes.burns import burn
 
 blp = Blueprint("tables", __name__, description="Tables: name, variant, current shoe.")
 blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
@@ -93,30 +90,9 @@ def post_studio(body, table):
     broken = studio_rule(body)
     if broken is not None:
         abort(422, message=broken)
-    svc, kind = services(), body["kind"]
     event = studio_event(table, body, now_text())
-    # Before anything is written: a report refused after its write would be sent again, and a
-    # burn sent again burns its cards twice.
-    if not svc.lobby.lists(table):
-        abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
-    fact = None
-    if kind in FACT_KINDS:
-        rounds = svc.rounds.rounds_in(table, body["shoe"])
-        contradicted = cut_rule(body, rounds)
-        if contradicted is not None:
-            abort(409, message=contradicted)
-        fact = fact_of(body, rounds)
-    if kind == "cancel" and "round" in body:
-        svc.writer.void(table, body["shoe"], body["round"], key_name())
-    if kind == "burn" and "cards" in body:
-        burn(svc.writer, table, body["shoe"], body["cards"], key_name())
-    if kind in STATUS:
-        fields = status_fields(STATUS[kind], None, body.get("reason"))
-        if not svc.lobby.set_status(table, fields, status_report(table, fields)):
-            abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
-    if not svc.lobby.emit(table, "studio", dumps_text(event), fact):
-        abort(404, message=f"no table {table} in the lobby: name it or deal its first round")
-    svc.tables.studio(table, dumps_text(event), key_name())
+    if not services().studio.report(table, body, event, key_name()):
+        return {**event, "repeated": True}
     return event
 
 

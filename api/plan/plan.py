@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from api.codecs.lobbyupdate import LobbyUpdate
+from api.codecs.roundfacts import NONE_BURNED, BurnedBefore
 from api.plan.roadevents import TableEvent
 from roads import Scorecard
 from roads.shoe import ShoeHead
@@ -23,7 +24,7 @@ class Base:
     version: int
     variant: str
     scorecard: Scorecard
-    burned: tuple[str, ...] = ()
+    burned: BurnedBefore = NONE_BURNED
 
 
 @dataclass(frozen=True, slots=True)

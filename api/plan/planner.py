@@ -87,9 +87,9 @@ def plan_append(
     scorecard = base.scorecard
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
-    if base.burned:
-        scorecard.burn(base.burned)
-        facts = facts.burning(base.burned)
+    if base.burned.cards:
+        scorecard.burn(base.burned.cards)
+        facts = facts.burning(base.burned.cards, base.burned.ids)
     change = Change(
         "round", table, shoe, number, round, base.version + 1, scorecard, tails=tails, facts=facts
     )

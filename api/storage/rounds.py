@@ -18,7 +18,7 @@ from typing import Any
 
 from api.codecs import records
 from api.codecs.lobbyupdate import Stored
-from api.codecs.roundfacts import BURNED, burned_before_text
+from api.codecs.roundfacts import BURN_IDS, BURNED, BurnedBefore, burned_before_text
 from api.plan.plan import Write
 from api.storage.failures import NotFound, Retired
 from api.storage.integrity.watchapply import IntegrityApply, count_alerts
@@ -88,9 +88,9 @@ class RoundStore:
         return self.transport.command("HGET", self.keys.table(table).meta, "burn_pending")
 
     def keep_burned_before(
-        self, table: str, shoe: str, kept: bytes | None, cards: Sequence[str]
+        self, table: str, shoe: str, kept: bytes | None, burned: BurnedBefore
     ) -> bool:
-        """Keep ``cards`` as burned before ``shoe``'s first round, in place of what the meta
+        """Keep ``burned`` as burned before ``shoe``'s first round, in place of what the meta
         ``kept`` when read; ``False`` when the shoe has a round or the meta changed since."""
         keys = self.keys.shoe(table, shoe)
         kept_now = self.transport.script(
@@ -98,7 +98,7 @@ class RoundStore:
             meta_key=keys.table.meta,
             rounds_key=keys.rounds,
             expected=kept or b"",
-            pending=burned_before_text(shoe, cards),
+            pending=burned_before_text(shoe, burned),
         )
         return bool(kept_now)
 
@@ -226,7 +226,8 @@ class RoundStore:
         if plan.head is not None:
             game_id = plan.record.get("game_id", "")
             burned = plan.record.get(BURNED, ()) if plan.head.count == 0 else ()
-            before = burned_before_text(plan.shoe, burned) if burned else ""
+            taken = BurnedBefore(tuple(burned), tuple(plan.record.get(BURN_IDS, ())))
+            before = burned_before_text(plan.shoe, taken) if burned else ""
             return AppendRound(
                 head=plan.head,
                 variant=plan.variant,

@@ -75,9 +75,11 @@ class AppendBase(NamedTuple):
     def head(self, shoe: str) -> ShoeHead:
         return ShoeHead(shoe, self.count, self.current)
 
-    def burned_before(self, shoe: str) -> tuple[str, ...]:
+    def burned_before(self, shoe: str) -> roundfacts.BurnedBefore:
         """The cards burned before ``shoe``'s first round, when that round is the next."""
-        return roundfacts.burned_before(self.pending, shoe) if self.count == 0 else ()
+        if self.count:
+            return roundfacts.NONE_BURNED
+        return roundfacts.burned_before(self.pending, shoe)
 
 
 class WriteReply(NamedTuple):

@@ -9,7 +9,9 @@ the plan to storage to commit, again from a fresh read when another writer got t
 :mod:`.recentwrites` keeps what this process's last write to each table left, so the next round
 needs no read. :mod:`.batch`: many tables' first rounds planned together, and a write's base
 made from a read. :mod:`.refusals`: what the writer refuses (a :class:`.refusals.Conflict`).
-:mod:`.burns`: cards the studio reports burned, after a shoe's round or before its first.
+:mod:`.burns`: cards the studio reports burned, after a shoe's round or before its first, a
+report id their retry key. :mod:`.studio`: a studio report between rounds carried out, refused
+before it writes.
 
 May import: :mod:`roads`, :mod:`api.codecs`, :mod:`api.plan`, :mod:`api.storage`.
 """

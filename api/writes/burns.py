@@ -7,7 +7,10 @@ the shoe, so the cards left and the exact odds, as dealt cards do.
   (``burn_pending``) until that round takes them into its own record, in its own write
   (:func:`api.plan.planner.plan_append`); a burn reported again before it adds to them.
 
-Either way a card the shoe cannot hold that often is a rules error and changes nothing.
+**A report id is the retry key.** It is kept with the cards (``burn_ids``, in the same record or
+the same meta text, so in the same compare-and-set write): a burn sent again under an id the
+shoe holds changes nothing and answers ``changed`` false. Either way a card the shoe cannot hold
+that often is a rules error and changes nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from api.codecs.records import burned_in, round_of
-from api.codecs.roundfacts import burned_before, in_record
+from api.codecs.roundfacts import BurnedBefore, burned_before, in_record
 from api.plan.planner import plan_rewrite
 from api.writes.retry import retried
 from api.writes.writer import Writer, Written
@@ -23,16 +26,27 @@ from roads import Scorecard
 from roads.cards import parse_card
 
 
-def burn(writer: Writer, table: str, shoe: str, cards: Sequence[str], by: str = "") -> Written:
+def burn(
+    writer: Writer,
+    table: str,
+    shoe: str,
+    cards: Sequence[str],
+    by: str = "",
+    report_id: str | None = None,
+) -> Written:
     """Take ``cards`` out of the shoe (see the module doc); ``by``: the name of the key that
-    reported them. ``changed`` is true; a burn before the shoe's first round answers an empty
-    record (the round will hold them) at version 0."""
-    burning = [str(parse_card(card)) for card in cards]  # as the rounds' cards are kept
+    reported them; ``report_id``: the report's retry key. A burn before the shoe's first round
+    answers an empty record (the round will hold the cards) at version 0."""
+    burning = tuple(str(parse_card(card)) for card in cards)  # as the rounds' cards are kept
+    ids = (report_id,) if report_id else ()
 
     def attempt() -> Written | None:
         version, stored, _ = writer.store.records(table, shoe)
         if not stored:
-            return _before_first_round(writer, table, shoe, burning)
+            return _before_first_round(writer, table, shoe, BurnedBefore(burning, ids))
+        if report_id and any(report_id in in_record(record).burn_ids for record in stored):
+            writer.store.committed_again(table)
+            return Written(False, stored[-1], version or 0)
         number, rounds = len(stored), [round_of(record) for record in stored]
         plan = plan_rewrite(
             "burn",
@@ -45,7 +59,7 @@ def burn(writer: Writer, table: str, shoe: str, cards: Sequence[str], by: str = 
             variant=writer.tables.variant(table),
             watch=writer.watch,
             figures=writer.figures(),
-            facts=in_record(stored[-1]).burning(burning),
+            facts=in_record(stored[-1]).burning(burning, ids),
             burned=burned_in(stored),
             burning=burning,
         )
@@ -56,13 +70,17 @@ def burn(writer: Writer, table: str, shoe: str, cards: Sequence[str], by: str = 
 
 
 def _before_first_round(
-    writer: Writer, table: str, shoe: str, burning: list[str]
+    writer: Writer, table: str, shoe: str, burning: BurnedBefore
 ) -> Written | None:
     """Keep ``burning`` for the shoe's first round, with any kept before (``None``: the shoe
     got a round, or the kept cards changed, meanwhile: read again)."""
     kept = writer.store.kept_burned_before(table)
-    cards = [*burned_before(kept, shoe), *burning]
+    before = burned_before(kept, shoe)
+    if set(burning.ids) & set(before.ids):
+        return Written(False, {}, 0)  # kept already: a retry
+    cards = (*before.cards, *burning.cards)
     Scorecard().burn(cards)  # a rules error when a new shoe cannot hold them
-    if not writer.store.keep_burned_before(table, shoe, kept, cards):
+    together = BurnedBefore(cards, (*before.ids, *burning.ids))
+    if not writer.store.keep_burned_before(table, shoe, kept, together):
         return None
     return Written(True, {}, 0)

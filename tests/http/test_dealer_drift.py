@@ -94,6 +94,13 @@ def test_a_biased_dealer_is_alerted_and_fair_ones_over_a_day_are_not(app):
     alerts = app.extensions["roads"].integrity.after("-", 1000)
     raised = [a for a in alerts if a.kind == "dealer_drift"]
     assert len(raised) == 1 and '"dealer":"d-ed"' in raised[0].data
+    services = app.extensions["roads"]
+    entries = services.transport.command("XRANGE", services.integrity.keys.events, "-", "+")
+    fields = [
+        dict(zip(f[0::2], f[1::2], strict=True)) if isinstance(f, list) else f for _, f in entries
+    ]
+    (stream_entry,) = [f for f in fields if f[b"type"] == b"dealer_drift"]
+    assert stream_entry[b"table"] == b""  # a dealer's alert names no table: its data, the dealer
 
 
 def test_the_dealers_report_needs_an_operator_key_and_a_real_day(app):

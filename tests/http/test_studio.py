@@ -10,6 +10,7 @@ import orjson
 import psycopg
 import pytest
 
+from api.codecs.roundfacts import BurnedBefore
 from api.plan.planner import plan_append
 from api.record.readback import Row, table_chain
 from api.writes.batch import base_from
@@ -228,9 +229,48 @@ def test_a_first_round_planned_before_a_burn_is_planned_again_with_it(backend, r
     services = app.extensions["roads"]
     store, writer = services.rounds, services.writer
     (read,) = store.read_bases([("br", "s1")])
-    store.keep_burned_before("br", "s1", None, ["2H"])
+    store.keep_burned_before("br", "s1", None, BurnedBefore(("2H",)))
     stale = plan_append("br", "s1", 1, ROUNDS[0], base_from(read, "s1", Scorecard()))
     (reply,) = store.commit([stale])
     assert not reply.committed  # the meta kept a burn the plan did not take
     written = writer.append("br", "s1", 1, ROUNDS[0])
     assert written.record["burned"] == ["2H"]
+
+
+def test_a_burn_sent_again_under_its_report_id_changes_nothing(backend, redis_client):
+    """The retry key of a burn, kept with its cards: after a round (in that round's record),
+    before the shoe's first round (in the table's meta, then in the round's record), and found
+    again after the first round took them."""
+    app = make_app(backend.url, cluster=backend.cluster, public_odds=True)
+    client = app.test_client()
+    deal(client, "ri", "s1", 3)
+    body = {"kind": "burn", "shoe": "s1", "cards": ["7S", "7D"], "report_id": "bn-1"}
+    first, again = studio(client, "ri", body), studio(client, "ri", body)
+    assert first.status_code == again.status_code == 200
+    assert "repeated" not in first.json and again.json["repeated"] is True
+    assert again.json["report_id"] == "bn-1"
+    record = client.get("/v1/tables/ri/shoes/s1/rounds").json["rounds"][2]
+    assert record["burned"] == ["7S", "7D"] and record["burn_ids"] == ["bn-1"]
+    expected = Scorecard.from_rounds(ROUNDS[:3])
+    expected.burn(["7S", "7D"])
+    odds = client.get("/v1/tables/ri/shoes/s1/odds").json
+    assert odds["probabilities"] == shoe_odds(expected)["probabilities"]
+    assert [e["kind"] for e in events(redis_client, app)] == ["burn"]  # one event, not two
+    # Before the next shoe's first round, then after it took them.
+    early = {"kind": "burn", "shoe": "s2", "cards": ["QH"], "report_id": "bn-2"}
+    assert "repeated" not in studio(client, "ri", early).json
+    assert studio(client, "ri", early).json["repeated"] is True
+    deal(client, "ri", "s2", 1)
+    (taken,) = client.get("/v1/tables/ri/shoes/s2/rounds").json["rounds"]
+    assert taken["burned"] == ["QH"] and taken["burn_ids"] == ["bn-2"]
+    assert studio(client, "ri", early).json["repeated"] is True
+    assert client.get("/v1/tables/ri/shoes/s2/rounds").json["rounds"][0]["burned"] == ["QH"]
+
+
+def test_a_report_id_is_a_burns_and_has_the_game_ids_form(backend, redis_client):
+    client = make_app(backend.url, cluster=backend.cluster).test_client()
+    deal(client, "rj", "s1", 1)
+    paused = studio(client, "rj", {"kind": "pause", "report_id": "p-1"})
+    assert paused.status_code == 422 and "report_id" in paused.json["message"]
+    spaced = studio(client, "rj", {"kind": "burn", "shoe": "s1", "count": 1, "report_id": "a b"})
+    assert spaced.status_code == 400 and "report id" in str(spaced.json)

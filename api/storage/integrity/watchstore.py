@@ -136,13 +136,16 @@ class IntegrityStore:
 
     def raise_dealer_drift(self, day: str, dealer: str, data: str) -> bool:
         """Raise the drift alert of ``dealer`` on ``day`` unless it was raised already (kept
-        with the findings of ``dealer:ID``, as a table's are with its own)."""
-        return self.raise_once(
-            f"dealer_drift {day} {dealer}", DEALER + dealer, "dealer_drift", data
-        )
+        with the findings of ``dealer:ID``, as a table's are with its own; in the alert stream it
+        names no table: its data names the dealer)."""
+        reason = f"dealer_drift {day} {dealer}"
+        return self.raise_once(reason, DEALER + dealer, "dealer_drift", data, of_table=False)
 
-    def raise_once(self, reason: str, table: str, kind: str, data: str) -> bool:
-        """Raise an alert unless one was raised for ``reason`` already; whether it was."""
+    def raise_once(
+        self, reason: str, table: str, kind: str, data: str, *, of_table: bool = True
+    ) -> bool:
+        """Raise an alert unless one was raised for ``reason`` already; whether it was. It is
+        kept with ``table``'s findings, and names it in the alert stream when ``of_table``."""
         raised = bool(
             self.transport.script(
                 RAISE_ONCE,
@@ -150,7 +153,7 @@ class IntegrityStore:
                 alerts_key=self.keys.events,
                 found_key=self.keys.found(table),
                 reason=reason,
-                table_id=table,
+                table_id=table if of_table else "",
                 kind=kind,
                 data=data,
                 alerts_length=STREAM_LENGTH,
