@@ -12,7 +12,11 @@ Prints:
   largest relative difference between the two answers' numbers;
 - the same main-game distribution computed by a plain recursive enumeration over the next
   round's cards (the obvious exact method, in Python), in the same run, on a few of those
-  compositions: its time, the ratio plain / ours, and the largest difference between the two.
+  compositions: its time, the ratio plain / ours, and the largest difference between the two;
+- pay tables: a never-seen composition priced under each preset (:mod:`roads.presets`), against
+  the three variants as the odds priced them before pay tables (``roads/odds.py`` and
+  ``roads/oddsmath.py`` of :data:`BEFORE_PAY_TABLES`, loaded from git), alternately, three runs:
+  each median and its ratio to the old ``standard`` (target: the largest preset <= 2x).
 
 Run: ``python benchmarks/odds_bench.py``. Target (issue "exact odds", 2 cores): median <= 50 ms.
 """
@@ -44,8 +48,10 @@ from roads.odds import (
     round_distribution,
     shoe_odds,
 )
+from roads.presets import PRESETS
 from roads.rules import banker_draws, player_draws
 from roads.simulator import iter_shoes
+from roads.variants import VARIANTS
 
 
 def check_published() -> bool:
@@ -87,21 +93,62 @@ def clear_memo() -> None:
 
 
 BASELINE = "48eb24d"
+BEFORE_PAY_TABLES = "7c22f0b"
+
+
+def from_git(commit: str, path: str, name: str) -> Any:
+    """The module at ``path`` as of ``commit``, loaded from git as module ``name``."""
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(
+        ["git", "show", f"{commit}:{path}"], cwd=root, check=True, capture_output=True
+    ).stdout
+    file = Path(tempfile.mkdtemp()) / f"{name}.py"
+    file.write_bytes(source)
+    spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def baseline_odds() -> Any:
     """``roads/odds.py`` as of :data:`BASELINE`, loaded from git into a temporary module."""
-    root = Path(__file__).resolve().parent.parent
-    source = subprocess.run(
-        ["git", "show", f"{BASELINE}:roads/odds.py"], cwd=root, check=True, capture_output=True
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "baseline_odds.py"
-    path.write_bytes(source)
-    spec = importlib.util.spec_from_file_location("baseline_odds", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["baseline_odds"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
+    return from_git(BASELINE, "roads/odds.py", "baseline_odds")
+
+
+def before_pay_tables() -> Any:
+    """``roads/odds.py`` as of :data:`BEFORE_PAY_TABLES`, with that commit's kernel."""
+    kernel = from_git(BEFORE_PAY_TABLES, "roads/oddsmath.py", "before_oddsmath")
+    module = from_git(BEFORE_PAY_TABLES, "roads/odds.py", "before_odds")
+    module.joint_weights = kernel.joint_weights  # its own kernel, not today's
     return module
+
+
+def pay_table_costs(lefts: list[tuple[int, ...]], runs: int = 3) -> None:
+    """Each preset's cost for a never-seen composition, against the variants before pay
+    tables, alternately: medians (us) and the ratio to the old ``standard``."""
+    old = before_pay_tables()
+    print(f"\npay tables, {len(lefts)} never-seen compositions each, against {BEFORE_PAY_TABLES}:")
+    for run in range(runs):
+        times: dict[str, list[float]] = {}
+        for left in lefts:
+            for variant in VARIANTS:
+                old.round_distribution.cache_clear()
+                old._outcomes.cache_clear()
+                start = time.perf_counter()
+                old.odds(left, variant)
+                times.setdefault(f"old {variant}", []).append(time.perf_counter() - start)
+            for preset in PRESETS:
+                clear_memo()
+                start = time.perf_counter()
+                odds(left, preset)
+                times.setdefault(preset, []).append(time.perf_counter() - start)
+        base = statistics.median(times["old standard"])
+        shown = ", ".join(
+            f"{name} {statistics.median(t) * 1e6:.0f} us ({statistics.median(t) / base:.2f}x)"
+            for name, t in times.items()
+        )
+        print(f"  run {run + 1}: {shown}")
 
 
 def largest_difference(a: Any, b: Any) -> float:
@@ -213,6 +260,7 @@ def main() -> None:
     parser.add_argument("--shoes", type=int, default=20)
     parser.add_argument("--plain", type=int, default=5, help="compositions for the baseline")
     parser.add_argument("--against", type=int, default=6, help="shoes timed against 48eb24d")
+    parser.add_argument("--pay-tables", type=int, default=300, help="compositions per preset")
     args = parser.parse_args()
 
     ok = check_published()
@@ -257,6 +305,7 @@ def main() -> None:
         f"ratio {plain / ours:,.0f}x"
     )
     print(f"  largest difference between the two: {difference:.1e}")
+    pay_table_costs(left[:: max(1, len(left) // args.pay_tables)][: args.pay_tables])
     if not ok:
         raise SystemExit("the fresh-shoe figures differ from the published table")
 

@@ -30,7 +30,9 @@ The modules:
   the road's state) and :mod:`.expressions` (the Good Roads, built in and custom),
   :mod:`.rarity` and :mod:`.derivedsim` (how unusual a run or a Good Road is);
 - :mod:`.odds`: exact odds, with :mod:`.oddsmath` (the exact joint distribution of the next
-  round, in integers) (numpy, loaded only when the odds are used);
+  round, in integers), :mod:`.pricing` (every bet of a pay table priced from it) (numpy, loaded
+  only when the odds are used); :mod:`.paytables` (a pay table: its bets and their rules) and
+  :mod:`.presets` (the preset pay tables, with where each is published);
 - the record's chain: :mod:`.chain`, :mod:`.signedheads` (checked against signed checkpoints)
   and :mod:`.verify` (``python -m roads.verify``);
 - the integrity watch's checks, :mod:`.integrity`, and the shoes it must catch

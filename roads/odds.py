@@ -36,13 +36,13 @@ from typing import Any
 import numpy as np
 
 from roads.cards import RANKS
-from roads.oddsmath import joint_weights
+from roads.oddsmath import drawn_weights
+from roads.paytables import PayTable
+from roads.presets import PRESETS
+from roads.pricing import returns
 from roads.scorecard import Scorecard
 from roads.shoe import DECK_CARDS, DEFAULT_DECKS
-from roads.variants import OFFERED, VARIANTS
 
-#: Player / Banker Bonus: what a non-natural win by each margin pays (to 1); smaller margins lose.
-BONUS_PAYS = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
 #: The returns (percent) seed 000 publishes for its no-commission game, fresh 8-deck shoe: an
 #: exact calculator reproduces them to the published 0.01 points. Seed 004's standard Banker:
 PUBLISHED_NO_COMMISSION: dict[str, float] = {
@@ -64,13 +64,16 @@ PUBLISHED_STANDARD_BANKER = 98.94
 # Banker; a natural tie, a plain tie; a Banker win with 6.
 _NATURAL, _PLAYER, _BANKER = (axis.ravel() for axis in np.indices((2, 10, 10)))
 _PLAIN, _MARGIN = _NATURAL == 0, _PLAYER - _BANKER
-_OUTCOMES = np.array(
-    [_PLAIN & np.equal(_MARGIN, margin) for margin in range(1, 10)]
-    + [_PLAIN & np.equal(_MARGIN, -margin) for margin in range(1, 10)]
-    + [~_PLAIN & (_MARGIN > 0), ~_PLAIN & (_MARGIN < 0), ~_PLAIN & (_MARGIN == 0)]
-    + [_PLAIN & (_MARGIN == 0), (_MARGIN < 0) & (_BANKER == 6)],
-    dtype=np.float64,
-).T
+_OUTCOMES = np.tile(
+    np.array(
+        [_PLAIN & np.equal(_MARGIN, margin) for margin in range(1, 10)]
+        + [_PLAIN & np.equal(_MARGIN, -margin) for margin in range(1, 10)]
+        + [~_PLAIN & (_MARGIN > 0), ~_PLAIN & (_MARGIN < 0), ~_PLAIN & (_MARGIN == 0)]
+        + [_PLAIN & (_MARGIN == 0), (_MARGIN < 0) & (_BANKER == 6)],
+        dtype=np.float64,
+    ).T,
+    (4, 1),  # the same outcome whoever drew (roads.oddsmath.drawn_weights' four groups)
+)
 _OUTCOMES_EXACT = _OUTCOMES.astype(np.int64).astype(object)
 
 
@@ -92,18 +95,21 @@ def round_distribution(points: tuple[int, ...]) -> np.ndarray:
     """The exact joint distribution of the next round, dealt from a shoe holding ``points[v]``
     cards worth ``v``: an array ``[natural, player_total, banker_total]`` of shape (2, 10, 10)
     that sums to 1, each cell the float nearest its exact value. Needs at least six cards."""
-    weights, denominator = joint_weights(tuple(points))
+    drawn, denominator = drawn_weights(tuple(points))
+    weights = drawn.reshape(4, 200).sum(axis=0)
     joint = np.array([int(weight) / denominator for weight in weights.tolist()]).reshape(2, 10, 10)
     joint.flags.writeable = False  # shared by the memo
     return joint
 
 
-@lru_cache(maxsize=4096)
-def _outcomes(points: tuple[int, ...]) -> tuple[list[int], int]:
-    """The integer weights of :data:`_OUTCOMES` and the common denominator."""
-    weights, denominator = joint_weights(points)
+@lru_cache(maxsize=1024)
+def _outcomes(points: tuple[int, ...]) -> tuple[list[int], int, np.ndarray]:
+    """The integer weights of :data:`_OUTCOMES`, the common denominator and the drawn weights
+    they were summed from (what a pay table prices)."""
+    weights, denominator = drawn_weights(points)
     table = _OUTCOMES_EXACT if weights.dtype == object else _OUTCOMES
-    return list(map(int, (weights @ table).tolist())), denominator
+    weights.flags.writeable = False  # shared by the memo
+    return list(map(int, (weights @ table).tolist())), denominator, weights
 
 
 def pair_probabilities(cards_left: tuple[int, ...]) -> dict[str, float]:
@@ -171,40 +177,47 @@ def fresh_shoe(decks: int = DEFAULT_DECKS) -> tuple[int, ...]:
     return (decks,) * DECK_CARDS
 
 
-def odds(cards_left: Sequence[int], variant: str = "standard") -> Odds:
+def odds(cards_left: Sequence[int], variant: str | PayTable = "standard") -> Odds:
     """Exact odds of the next round dealt from ``cards_left`` (52 counts, in
-    :data:`~roads.cards.CARDS` order) and the return of every bet the variant's tables offer
-    (:data:`OFFERED`): ``standard`` and ``speed`` pay Banker 0.95:1, ``no_commission`` pays it
-    1:1 but 0.5:1 on a win with 6, and offers Super 6 (15:1)."""
-    return _odds_of(*_checked(cards_left, variant), variant)
+    :data:`~roads.cards.CARDS` order) and the return of every bet of the table's pay table:
+    ``variant``, a preset's name (:data:`roads.presets.PRESETS`: ``standard`` and ``speed``
+    pay Banker 0.95:1, ``no_commission`` pays it 1:1 but 0.5:1 on a win with 6, and offers
+    Super 6 at 15:1 ...) or a :class:`~roads.paytables.PayTable` of the table's own."""
+    table = pay_table_of(variant)
+    return _odds_of(*_checked(cards_left), table)
 
 
-def _checked(cards_left: Sequence[int], variant: str) -> tuple[tuple[int, ...], list[int]]:
+def pay_table_of(variant: str | PayTable) -> PayTable:
+    """The pay table ``variant`` names (a preset), or ``variant`` itself; a ValueError for a
+    name no preset has."""
+    if isinstance(variant, PayTable):
+        return variant
+    if variant not in PRESETS:
+        raise ValueError(f"variant must be one of {', '.join(PRESETS)}, not {variant!r}")
+    return PRESETS[variant]
+
+
+def _checked(cards_left: Sequence[int]) -> tuple[tuple[int, ...], list[int]]:
     """The 52 counts as ints and the counts per rank, or a ValueError naming what is wrong."""
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
     counts = tuple(map(int, cards_left))
     if len(counts) != DECK_CARDS or min(counts) < 0:
         raise ValueError("cards_left holds 52 counts, none negative")
     return counts, _rank_counts(counts)
 
 
-def _odds_of(counts: tuple[int, ...], ranks: list[int], variant: str) -> Odds:
+def _odds_of(counts: tuple[int, ...], ranks: list[int], table: PayTable) -> Odds:
     points = (ranks[9] + ranks[10] + ranks[11] + ranks[12], *ranks[:9])
-    outcomes, denominator = _outcomes(points)
+    outcomes, denominator, drawn = _outcomes(points)
     pairs = _pair_weights(counts, ranks)
-    probabilities, returns = _probabilities(outcomes, denominator, pairs, variant)
-    rtp = {bet: returns[bet] for bet in OFFERED[variant]}
-    return Odds(variant, sum(ranks), probabilities, rtp)
+    probabilities = _probabilities(outcomes, denominator, pairs)
+    rtp = returns(table, drawn, denominator, pairs)
+    return Odds(table.name, sum(ranks), probabilities, rtp)
 
 
 def _probabilities(
-    outcomes: list[int],
-    d: int,
-    pairs: tuple[tuple[int, int], tuple[int, int], int, int],
-    variant: str,
-) -> tuple[dict[str, Any], dict[str, float]]:
-    """Every probability and every bet's return, each one integer ratio divided once."""
+    outcomes: list[int], d: int, pairs: tuple[tuple[int, int], tuple[int, int], int, int]
+) -> dict[str, Any]:
+    """Every probability of the main game and the pairs, each one integer ratio divided once."""
     player_by, banker_by = outcomes[0:9], outcomes[9:18]
     player_natural, banker_natural, natural_tie, plain_tie, six = outcomes[18:]
     player = player_natural + sum(player_by)
@@ -214,11 +227,7 @@ def _probabilities(
     rest = four // two  # (N-2)(N-3): one hand's pairs over the four cards' denominator
     either = 2 * pair * rest - both_pairs
     perfect_one = 2 * perfect * rest - 2 * both_perfect
-    if variant == "no_commission":
-        banker_back = (4 * (banker - six) + 3 * six + 2 * tie) / (2 * d)
-    else:
-        banker_back = (195 * banker + 100 * tie) / (100 * d)
-    probabilities = {
+    return {
         "banker": banker / d,
         "player": player / d,
         "tie": tie / d,
@@ -234,19 +243,6 @@ def _probabilities(
         "player_bonus": _margins(player_natural, natural_tie, player_by, d),
         "banker_bonus": _margins(banker_natural, natural_tie, banker_by, d),
     }
-    returns = {
-        "player": (2 * player + tie) / d,
-        "banker": banker_back,
-        "tie": 9 * tie / d,
-        "super_6": 16 * six / d,
-        "player_pair": 12 * pair / two,
-        "banker_pair": 12 * pair / two,
-        "either_pair": 6 * either / four,
-        "perfect_pair": (26 * perfect_one + 201 * both_perfect) / four,
-        "player_bonus": _bonus_return(player_natural, natural_tie, player_by, d),
-        "banker_bonus": _bonus_return(banker_natural, natural_tie, banker_by, d),
-    }
-    return probabilities, returns
 
 
 def _margins(natural_win: int, natural_tie: int, by: list[int], d: int) -> dict[str, float]:
@@ -257,16 +253,6 @@ def _margins(natural_win: int, natural_tie: int, by: list[int], d: int) -> dict[
 
 
 _MARGIN_KEYS = ("natural_win", "natural_tie", *(f"win_by_{points}" for points in range(1, 10)))
-
-
-def _bonus_return(natural_win: int, natural_tie: int, by: list[int], d: int) -> float:
-    """A natural win pays 1:1, a natural tie is returned, a non-natural win by 4..9 pays
-    :data:`BONUS_PAYS`; everything else loses."""
-    return (2 * natural_win + natural_tie + sum(map(mul, by, _BONUS_BACK))) / d
-
-
-#: What a non-natural win by each margin 1..9 brings back, stake included (0: it loses).
-_BONUS_BACK = tuple(BONUS_PAYS.get(margin, -1) + 1 for margin in range(1, 10))
 
 
 def cards_left_by_rank(cards_left: Sequence[int]) -> dict[str, int]:
@@ -284,7 +270,7 @@ def known_cards_left(scorecard: Scorecard) -> tuple[int, ...] | None:
     return left if sum(left) >= 6 else None
 
 
-def shoe_odds(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]:
+def shoe_odds(scorecard: Scorecard, variant: str | PayTable = "standard") -> dict[str, Any]:
     """The odds of a shoe's next round as the service serves them: from the cards left when
     they are known (``composition_known``, see :func:`known_cards_left`), else from a fresh
     shoe (the same for every such shoe: computed once)."""
@@ -294,22 +280,23 @@ def shoe_odds(scorecard: Scorecard, variant: str = "standard") -> dict[str, Any]
     return _odds_answer(left, variant, known=True)
 
 
-def fresh_odds(decks: int = DEFAULT_DECKS, variant: str = "standard") -> dict[str, Any]:
+def fresh_odds(decks: int = DEFAULT_DECKS, variant: str | PayTable = "standard") -> dict[str, Any]:
     """The odds of a fresh shoe's first round (computed once per shoe size and variant)."""
     return dict(_fresh_shoe_odds(decks, variant))
 
 
 @lru_cache(maxsize=32)
-def _fresh_shoe_odds(decks: int, variant: str) -> dict[str, Any]:
+def _fresh_shoe_odds(decks: int, variant: str | PayTable) -> dict[str, Any]:
     return _odds_answer(fresh_shoe(decks), variant, known=False)
 
 
-def _odds_answer(left: Sequence[int], variant: str, *, known: bool) -> dict[str, Any]:
-    counts, ranks = _checked(left, variant)
+def _odds_answer(left: Sequence[int], variant: str | PayTable, *, known: bool) -> dict[str, Any]:
+    table = pay_table_of(variant)
+    counts, ranks = _checked(left)
     return {
         "composition_known": known,
         "cards_left": {"total": sum(ranks), "by_rank": dict(zip(RANKS, ranks, strict=True))},
-        **_odds_of(counts, ranks, variant).as_dict(),
+        **_odds_of(counts, ranks, table).as_dict(),
     }
 
 
@@ -321,7 +308,7 @@ def edge_of(shoe_odds: Mapping[str, Any]) -> dict[str, float]:
     return {bet: shoe_odds["rtp"][bet] for bet in shoe_odds["favourable"]}
 
 
-def favourable_bets(scorecard: Scorecard, variant: str = "standard") -> dict[str, float]:
+def favourable_bets(scorecard: Scorecard, variant: str | PayTable = "standard") -> dict[str, float]:
     """The bets with a return above 100% on this shoe's next round, with their returns; empty
     when the cards left are not known."""
     left = known_cards_left(scorecard)

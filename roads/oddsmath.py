@@ -68,22 +68,29 @@ _M_OFFSET = _TAKEN[:, _CIRC] + _DOUBLE[None]
 _M_INDEX = (_M_OFFSET * 11 + _CIRC[None]).astype(np.intp)
 
 
+#: The cells of :func:`drawn_weights`: which hands drew a third card (``drawn``: 2 when Player
+#: did, plus 1 when Banker did) * 200 + natural * 100 + Player's final total * 10 + Banker's.
+DRAWN_CELLS = 800
+
+
 def _ends() -> tuple[np.ndarray, np.ndarray]:
     """For every way a round ends: which entry of the rows' ``q`` it weighs (row * 100 + p * 10
-    + b) and which cell of the joint distribution it adds to (natural * 100 + Player's final
-    total * 10 + Banker's)."""
+    + b) and which cell of the drawn distribution it adds to (:data:`DRAWN_CELLS`)."""
     source, cell = [], []
 
     def end(row: tuple[int, ...], group: int, to: int) -> None:
+        # A six-card end: both drew; five: the one whose card it is; four: neither.
+        drawn = 3 if len(row) == 2 else 2 if len(row) == 1 and player_drew else 1 if row else 0
         source.append(_ROW[row] * 100 + group)
-        cell.append(to)
+        cell.append(drawn * 200 + to)
 
     for player in range(10):
         for banker in range(10):
             group = player * 10 + banker
+            player_drew = player < 8 and banker < 8 and player_draws(player)
             if player >= 8 or banker >= 8:
                 end((), group, 100 + group)
-            elif player_draws(player):
+            elif player_drew:
                 for e in range(10):
                     final = (player + e) % 10
                     if banker_draws(banker, e):
@@ -119,9 +126,19 @@ _ONES_EXACT = np.ones((1, 10), dtype=np.int64)
 def joint_weights(points: tuple[int, ...]) -> tuple[np.ndarray, int]:
     """The next round's joint distribution over ``(natural, player_total, banker_total)`` as 200
     integer weights (flat, ``natural * 100 + player * 10 + banker``) and their sum, the number of
-    ordered ways to take six distinct cards from the shoe, ``N (N-1) ... (N-5)``. Float64 for
-    shoes up to :data:`EXACT_FLOAT_CARDS` cards, Python integers (dtype object) beyond; exact
-    either way. Needs at least six cards."""
+    ordered ways to take six distinct cards from the shoe, ``N (N-1) ... (N-5)``: the weights of
+    :func:`drawn_weights`, whoever drew."""
+    weights, denominator = drawn_weights(points)
+    return weights.reshape(4, 200).sum(axis=0), denominator
+
+
+def drawn_weights(points: tuple[int, ...]) -> tuple[np.ndarray, int]:
+    """The next round's joint distribution over ``(drawn, natural, player_total,
+    banker_total)`` as :data:`DRAWN_CELLS` integer weights (``drawn``: which hands took a third
+    card, 2 Player plus 1 Banker) and their sum, the number of ordered ways to take six distinct
+    cards from the shoe, ``N (N-1) ... (N-5)``. Float64 for shoes up to
+    :data:`EXACT_FLOAT_CARDS` cards, Python integers (dtype object) beyond; exact either way.
+    Needs at least six cards."""
     total = sum(points)
     if total < 6:
         raise ValueError(f"a round needs up to 6 cards; the shoe holds {total}")
@@ -131,7 +148,7 @@ def joint_weights(points: tuple[int, ...]) -> tuple[np.ndarray, int]:
 
 
 def _kernel(n: np.ndarray) -> np.ndarray:
-    """The 200 weights from ``n``: the counts per class, then ``N - 4``."""
+    """The :data:`DRAWN_CELLS` weights from ``n``: the counts per class, then ``N - 4``."""
     less = n - _LESS
     # Each array is built whole by one take from a small table (contiguous, no broadcast):
     # diag(x) M and the rows' factors from the products of (n - k)[a] and (n - k')[c], -4 M from
@@ -150,7 +167,7 @@ def _kernel(n: np.ndarray) -> np.ndarray:
     q *= factor[:, None]  # each row's q times its factor: the weight of each of its ends
     entries = q.take(_SOURCE)
     if n.dtype == object:
-        joint = np.zeros(200, dtype=object)
+        joint = np.zeros(DRAWN_CELLS, dtype=object)
         np.add.at(joint, _CELL, entries)
         return joint
-    return np.bincount(_CELL, weights=entries, minlength=200)
+    return np.bincount(_CELL, weights=entries, minlength=DRAWN_CELLS)

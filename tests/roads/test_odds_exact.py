@@ -8,16 +8,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roads.odds import odds, pair_probabilities, points_of, round_distribution
-from roads.oddsmath import EXACT_FLOAT_CARDS, _kernel, joint_weights
+from roads.oddsmath import EXACT_FLOAT_CARDS, _kernel, drawn_weights, joint_weights
 from roads.rules import banker_draws, player_draws
 
 
 def enumerated_weights(points: tuple[int, ...]) -> list[int]:
+    """:func:`enumerated_drawn_weights`, whoever drew."""
+    drawn = enumerated_drawn_weights(points)
+    return [sum(drawn[group * 200 + cell] for group in range(4)) for cell in range(200)]
+
+
+def enumerated_drawn_weights(points: tuple[int, ...]) -> list[int]:
     """Every deal of the next round by point class, card by card, each weighed by the ordered
     ways to take those cards (a falling product), then by the ways to take the cards a shorter
-    round leaves undealt, so that all share the denominator N (N-1) ... (N-5)."""
+    round leaves undealt, so that all share the denominator N (N-1) ... (N-5); filed by which
+    hands drew (200 cells each: Player drew 2, Banker 1)."""
     counts = list(points)
-    cells = [0] * 200
+    cells = [0] * 800
 
     def ways(sequence: tuple[int, ...]) -> int:
         left, weight = list(counts), 1
@@ -39,12 +46,12 @@ def enumerated_weights(points: tuple[int, ...]) -> list[int]:
                 if banker_draws(banker, e):
                     for f in range(10):
                         final = ((player + e) % 10) * 10 + (banker + f) % 10
-                        cells[final] += ways((a, b, c, d, e, f))
+                        cells[600 + final] += ways((a, b, c, d, e, f))
                 else:
-                    cells[((player + e) % 10) * 10 + banker] += ways((a, b, c, d, e))
+                    cells[400 + ((player + e) % 10) * 10 + banker] += ways((a, b, c, d, e))
         elif banker_draws(banker, None):
             for f in range(10):
-                cells[player * 10 + (banker + f) % 10] += ways((a, b, c, d, f))
+                cells[200 + player * 10 + (banker + f) % 10] += ways((a, b, c, d, f))
         else:
             cells[player * 10 + banker] += ways((a, b, c, d))
     return cells
@@ -63,9 +70,12 @@ def test_the_integer_weights_equal_an_enumeration_of_every_deal(points):
     weights, denominator = joint_weights(points)
     assert [int(weight) for weight in weights] == expected
     assert sum(expected) == denominator
-    # The Python-integer path (for shoes beyond float64's exact range) gives the same integers.
+    # By who drew, too; the Python-integer path (for shoes beyond float64's exact range) gives
+    # the same integers.
+    drawn, _ = drawn_weights(points)
+    assert [int(weight) for weight in drawn] == enumerated_drawn_weights(points)
     exact = _kernel(np.array((*points, sum(points) - 4), dtype=object))
-    assert exact.tolist() == expected
+    assert exact.tolist() == enumerated_drawn_weights(points)
     # Each probability is the float nearest the exact ratio.
     joint = round_distribution(points).ravel()
     assert joint.tolist() == [float(Fraction(weight, denominator)) for weight in expected]
