@@ -9,7 +9,7 @@ from marshmallow import fields, validate
 
 from api.http.tableschemas import LimitsSchema
 from roads.lobby import LOBBY_ROADS
-from roads.variants import BETS
+from roads.variants import BETS, OFFERED
 
 
 class DealerOutSchema(ma.Schema):
@@ -280,10 +280,11 @@ class ProbabilitiesSchema(ma.Schema):
     banker_bonus = fields.Nested(BonusOutcomesSchema, required=True)
 
 
-# One return per bet the table's variant offers (roads.odds.OFFERED: Super 6 on no-commission
-# tables only), each a fraction (0.9894).
+# One return per bet the table's variant offers (roads.variants.OFFERED: its preset pay table's
+# bets; Player, Banker and Tie on every table), each a fraction (0.9894).
 ReturnsSchema = ma.Schema.from_dict(
-    {bet: fields.Float(required=bet != "super_6") for bet in BETS}, name="ReturnsSchema"
+    {bet: fields.Float(required=all(bet in bets for bets in OFFERED.values())) for bet in BETS},
+    name="ReturnsSchema",
 )
 
 

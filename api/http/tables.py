@@ -34,7 +34,8 @@ blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 def put_table(body, table):
     """Name a table and set its variant and limits.
 
-    The variant is ``standard``, ``no_commission`` or ``speed``. ``limits`` (the table's, and
+    The variant is a preset pay table: ``standard``, ``no_commission``, ``speed``,
+    ``ez_baccarat``, ``lucky_6``, ``super_6_12`` or ``asian``. ``limits`` (the table's, and
     each bet's own) show on its lobby tile, and ``GET /v1/tables?stake=`` picks tables by them;
     a table named without them has none. A retired table is back."""
     limits = body.get("limits")

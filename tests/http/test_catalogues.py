@@ -43,6 +43,12 @@ NAMES = {
     "road.cockroach_road",
     "variant.speed",
     "bet.super_6",
+    # The published names of games and side bets, as studios in these markets show them.
+    "variant.ez_baccarat",
+    "variant.lucky_6",
+    "bet.dragon_7",
+    "bet.panda_8",
+    "bet.lucky_6",
 }
 AS_IN_ENGLISH = {
     "it": NAMES | {"pattern.dan_tiao.name"},

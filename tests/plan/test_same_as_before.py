@@ -32,12 +32,13 @@ from hypothesis import strategies as st
 
 from roads import Round
 from roads.simulator import deal_shoe
-from roads.variants import VARIANTS
 from tests.plan import planreplay
 from tests.plan.planreplay import replay, round_json
 from tests.strategies import dealt_shoes
 
 REFERENCE = "48eb24d"
+# The variants the reference has (the later presets price bets it never knew).
+REFERENCE_VARIANTS = ("standard", "no_commission", "speed")
 ROOT = Path(__file__).resolve().parents[2]
 REL = 1e-12
 SIX_DECIMALS = re.compile(r"-?\d+\.\d{6}")
@@ -199,7 +200,7 @@ def cases(draw) -> dict[str, Any]:
                 steps.append(step if kind == "void" else {**step, "round": new})
     figures = draw(st.sampled_from([None, [80, 40], [60, 1]]))
     return {
-        "variant": draw(st.sampled_from(VARIANTS)),
+        "variant": draw(st.sampled_from(REFERENCE_VARIANTS)),
         "figures": figures,
         "watch": draw(st.booleans()),
         "steps": steps,
