@@ -102,14 +102,14 @@ def _matches(rule: Rule) -> np.ndarray:
 
 
 def _round_shares(bet: Bet) -> list[tuple[np.ndarray, Fraction]]:
-    """Each rule's cells not taken by a rule before it, with what it brings back (cells no rule
-    takes bring nothing back)."""
+    """Each rule's cells not taken by a rule before it, with what it brings back (at least the
+    stake: a pay of 0 to 1 is a push; cells no rule takes bring nothing back)."""
     taken = np.zeros(DRAWN_CELLS, dtype=bool)
     shares = []
     for rule in bet.rules:
         mine = _matches(rule) & ~taken
         taken |= mine
-        if rule.back and mine.any():
+        if mine.any():
             shares.append((mine, rule.back))
     return shares
 
@@ -123,8 +123,7 @@ def _pair_shares(bet: Bet) -> list[tuple[str, Fraction]]:
         for atom in _NAMES[bet.kind][value]:
             if atom not in taken:
                 taken.add(atom)
-                if rule.back:
-                    shares.append((atom, rule.back))
+                shares.append((atom, rule.back))
     return shares
 
 

@@ -132,6 +132,13 @@ def burned_before_text(shoe: str, burned: BurnedBefore) -> str:
     return " ".join((shoe, *burned.cards, *(f"#{id}" for id in burned.ids)))
 
 
+def burned_before_shoe(text: bytes | str | None) -> str | None:
+    """The shoe whose cards :func:`burned_before_text` keeps (``None``: none kept)."""
+    if not text:
+        return None
+    return (text.decode() if isinstance(text, bytes) else text).split(" ", 1)[0]
+
+
 def burned_before(text: bytes | str | None, shoe: str) -> BurnedBefore:
     """What :func:`burned_before_text` keeps of ``shoe`` (nothing: ``text`` is of another shoe,
     or there is none)."""

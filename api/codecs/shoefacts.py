@@ -1,15 +1,20 @@
-"""What the studio reported of a table's shoe that the integrity watch uses, as the lobby keeps it
-(``{lobby}:shoe_facts``: table -> JSON ``{"shoe": SHOE, "new_decks": COUNT, "last_round": N}``,
-each fact there once reported; a fact of another shoe replaces the entry).
+"""What the studio reported of a table's shoes that the integrity watch uses, as the lobby keeps it
+(``{lobby}:shoe_facts``: table -> JSON ``{"shoes": [{"shoe": SHOE, "new_decks": COUNT,
+"last_round": N, "cut_raised": true}, ...]}``, each fact there once reported, the three shoes
+last reported on, the newest last: a late report of the shoe before, or an early one of the
+next, leaves the current shoe's facts).
 
 - ``new_decks``: the shoe was reported made of new decks (:data:`NEW_DECKS_UNCOUNTED` when the
   report did not count them). An ``unshuffled`` alert of the shoe says ``"new_decks": true`` or
   ``false`` (``with_new_decks`` in :data:`LUA`): in maker's order, new decks are what a lazy
   shuffle leaves; an unshuffled shoe not reported as new is worth asking the studio about too.
 - ``last_round``: the cut card came out; this round is the shoe's last (the one after those
-  reported when the report names none). The round after it is impossible: an
-  ``impossible_cards`` alert, check ``past_reported_cut`` (``past_reported_cut`` in :data:`LUA`),
-  raised by the script that applies the round's watch part.
+  reported when the report names none: such a report sent again keeps the first's, so a retry
+  after the next round moves nothing). A round after it is impossible: an ``impossible_cards``
+  alert, check ``past_reported_cut`` (``past_reported_cut`` in :data:`LUA`), raised once a shoe
+  (``cut_raised``) by the script that applies the first such round's watch part.
+
+A report that changes no fact (the same again) is no event either.
 """
 
 from __future__ import annotations
@@ -23,15 +28,18 @@ from api.codecs.jsontext import loads
 LUA = files(__package__).joinpath("shoefacts.lua")
 #: ``new_decks`` of a report that did not count them.
 NEW_DECKS_UNCOUNTED = 0
+#: A fact of a shoe: (shoe, name, value, keep: a value the shoe has already stands).
+Fact = tuple[str, str, int, bool]
 
 
-def fact_of(report: dict[str, Any], rounds: int) -> tuple[str, str, int] | None:
-    """The fact a studio report (:mod:`api.codecs.studioevents`) states of its shoe, ``(shoe,
-    name, value)``, given the ``rounds`` the shoe has; ``None`` for a kind that states none."""
+def fact_of(report: dict[str, Any], rounds: int) -> Fact | None:
+    """The fact a studio report (:mod:`api.codecs.studioevents`) states of its shoe, given the
+    ``rounds`` the shoe has; ``None`` for a kind that states none."""
     if report["kind"] == "cut_card":
-        return report["shoe"], "last_round", report.get("round", rounds + 1)
+        named = "round" in report
+        return report["shoe"], "last_round", report.get("round", rounds + 1), not named
     if report["kind"] == "new_decks":
-        return report["shoe"], "new_decks", report.get("count", NEW_DECKS_UNCOUNTED)
+        return report["shoe"], "new_decks", report.get("count", NEW_DECKS_UNCOUNTED), False
     return None
 
 
@@ -49,12 +57,13 @@ def cut_rule(report: dict[str, Any], rounds: int) -> str | None:
 
 def facts_of(stored: bytes | str | None, shoe: str) -> dict[str, int]:
     """The facts kept of ``shoe`` (``stored``: the table's entry), each by its name."""
-    if not stored:
-        return {}
-    facts = loads(stored)
-    if facts.get("shoe") != shoe:
-        return {}
-    return {name: value for name, value in facts.items() if name != "shoe"}
+    shoes = loads(stored).get("shoes") if stored else None
+    for entry in shoes if isinstance(shoes, list) else ():
+        if entry.get("shoe") == shoe:
+            return {
+                name: value for name, value in entry.items() if name in ("new_decks", "last_round")
+            }
+    return {}
 
 
 def with_facts(checks: dict[str, Any], facts: dict[str, int]) -> dict[str, Any]:

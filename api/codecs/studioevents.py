@@ -12,16 +12,16 @@ chain, :mod:`api.codecs.writelog`'s ``studio`` kind) and, for some kinds, the ta
 - ``cut_card``: the cut card came out of ``shoe``: its next round is its last, or ``round``
   when the report names it;
 - ``new_decks``: ``shoe`` is made of new decks (``count`` of them, when said);
-
-``cut_card`` and ``new_decks`` are also facts of the shoe the integrity watch uses
-(:mod:`api.codecs.shoefacts`).
 - ``pause`` and ``resume``: play stops (the status ``paused``, with the ``reason``) and goes on
   (``open``);
 - ``cancel``: a round of ``shoe`` is cancelled: ``round`` when it was reported (it is voided),
   else a game cancelled before its result.
 
-Any kind may carry a ``reason`` (shown to players, as a status's). A burn may carry a
-``report_id``, its retry key (:mod:`api.writes.burns`): the one kind whose report sent twice
+``cut_card`` and ``new_decks`` are also facts of the shoe the integrity watch uses
+(:mod:`api.codecs.shoefacts`).
+
+Any kind may carry a ``reason`` (shown to players, as a status's). A burn by its cards may
+carry a ``report_id``, its retry key (:mod:`api.writes.burns`): the one report that sent twice
 would change the shoe twice (a status, a shuffle, new decks, the cut card and a cancel set what
 they set however often they are sent).
 """
@@ -70,6 +70,8 @@ def studio_rule(report: dict[str, Any]) -> str | None:
             return f"{field}: a {kind} does not take it"
     if kind == "burn" and ("cards" in report) == ("count" in report):
         return "cards or count: a burn names the cards burned or how many, one of them"
+    if "report_id" in report and "cards" not in report:
+        return "report_id: a burn by its cards takes one (a count changes no card left)"
     return None
 
 

@@ -33,6 +33,7 @@ from api.storage.integrity.watchstore import utc_day
 from roads import Scorecard
 from roads.integrity.drift import ALERT, FALSE_DISCOVERY, MIN_ROUNDS
 from roads.integrity.shoewatch import WatchSettings, shoe_report
+from roads.variants import BETS, OFFERED
 
 blp = Blueprint("integrity", __name__, description="The integrity watch, for operators.")
 
@@ -77,7 +78,10 @@ def table_integrity(table):
             {
                 "shoe": shoe,
                 "current": shoe == info.get("current_shoe"),
-                "checks": with_facts(shoe_report(scorecard, settings), facts_of(reported, shoe)),
+                "checks": with_facts(
+                    shoe_report(scorecard, settings, OFFERED.get(info["variant"], BETS)),
+                    facts_of(reported, shoe),
+                ),
                 "findings": alerts,
             }
         )

@@ -86,8 +86,11 @@ def post_studio(body, table):
     Each is an event on the table's channel (``studio``) and a write in the record's chain (the
     table's own). A shuffle puts the table's status at ``shuffling``, a pause at ``paused`` (with
     its reason), a resume at ``open``; a cancel of a reported ``round`` voids it; burned cards
-    named by their faces leave the shoe, so the exact odds. 404 for a table the lobby does not
-    list, or a shoe or round it does not have."""
+    named by their faces leave the shoe, so the exact odds (before a shoe's first round they
+    wait for it). A report that changes nothing (a burn sent again under its ``report_id``, a
+    fact of the shoe sent again) answers ``repeated``. 404 for a table the lobby does not list,
+    or a round a cancel names that the shoe does not have; 409 for what the shoe's rounds
+    contradict."""
     broken = studio_rule(body)
     if broken is not None:
         abort(422, message=broken)

@@ -140,7 +140,10 @@ class StudioInSchema(ma.Schema):
     )
     round = StrictInteger(
         validate=validate.Range(min=1, max=4096),
-        metadata={"description": "The round a cancel voids (left out: a game with no result)."},
+        metadata={
+            "description": "The round a cancel voids (left out: a game with no result); the "
+            "cut card's: the shoe's last (left out: the one after those reported)."
+        },
     )
     reason = Text(
         validate=[validate.Length(min=1, max=200), displayed("reason")],

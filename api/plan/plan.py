@@ -45,6 +45,9 @@ class Write:
     scorecard: Scorecard  # the same, for the process's next write to the shoe
     events: tuple[TableEvent, ...]
     lobby: LobbyUpdate
+    # A shoe's first round: the cards burned before it as the table's meta kept them, which the
+    # round took (or refused); the commit compares them with the meta's.
+    burned_before: str = ""
 
     @property
     def version(self) -> int:

@@ -13,13 +13,14 @@ from typing import Any
 
 from api.codecs.jsontext import dumps_text
 from api.codecs.records import record_of
-from api.codecs.roundfacts import NO_FACTS, RoundFacts
+from api.codecs.roundfacts import NO_FACTS, RoundFacts, burned_before_text
 from api.plan.lobbyplan import lobby_update
 from api.plan.plan import Base, Kind, Write
 from api.plan.roadevents import TableEvent, append_events, rewrite_event
 from api.plan.watch import append_part, rewrite_part
 from roads import Round, Scorecard
 from roads.delta import Tails
+from roads.errors import ShoeError
 from roads.integrity.shoewatch import WatchSettings
 from roads.odds import shoe_odds
 from roads.rarity import LobbyFigures
@@ -82,19 +83,26 @@ def plan_append(
     then unchanged. ``watch``: the integrity watch's settings (``None``: off); ``figures``:
     what the tile states beside each current run (``None``: nothing); ``facts``: the round's
     own (its record and events carry them). Cards burned before the shoe's first round
-    (``base.burned``) leave the shoe with it and are kept in its record: a rules error when the
-    shoe cannot hold both (the scorecard is new then, and thrown away)."""
+    (``base.burned``) leave the shoe with it and are kept in its record; when the shoe cannot
+    hold them and the round too, the round wins (the dealer's cards are the truth): they are
+    dropped, and the watch names them (``impossible_cards``, ``burn_refused``)."""
     scorecard = base.scorecard
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
+    refused: tuple[str, ...] = ()
     if base.burned.cards:
-        scorecard.burn(base.burned.cards)
-        facts = facts.burning(base.burned.cards, base.burned.ids)
+        try:
+            scorecard.burn(base.burned.cards)
+            facts = facts.burning(base.burned.cards, base.burned.ids)
+        except ShoeError:  # nothing burned: the scorecard holds the round alone
+            refused = base.burned.cards
     change = Change(
         "round", table, shoe, number, round, base.version + 1, scorecard, tails=tails, facts=facts
     )
     streaks = tails.small.streaks_dict() if tails else None
-    return _plan(change, base.head, base.variant, streaks, watch, figures=figures)
+    plan = _plan(change, base.head, base.variant, streaks, watch, figures=figures, refused=refused)
+    taken = burned_before_text(shoe, base.burned) if base.burned.cards else ""
+    return replace(plan, burned_before=taken)
 
 
 def plan_rewrite(
@@ -139,6 +147,7 @@ def _plan(
     watch_part: str = "",
     *,
     figures: LobbyFigures | None = None,
+    refused: tuple[str, ...] = (),
 ) -> Write:
     """The plan of ``change``; ``streaks``: the lobby roads' streaks before it (``None``: no run
     grew, as for a new shoe or a rewritten one). The shoe's odds are worked out once, for its
@@ -158,6 +167,7 @@ def _plan(
             variant=variant,
             settings=watch,
             dealer=c.facts.dealer_id,
+            refused=refused,
         )
     scorecard = change.after
     return Write(

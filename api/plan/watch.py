@@ -4,6 +4,7 @@ with it. ``None`` settings: the watch is off, and the part is empty."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from api.codecs.watchupdate import encode_append, encode_findings
@@ -24,14 +25,27 @@ def append_part(
     variant: str,
     settings: WatchSettings | None,
     dealer: str | None = None,
+    refused: tuple[str, ...] = (),
 ) -> str:
     """An append's part: its findings, anchors, tally (the dealer's too, when the round names
-    one) and exposed side bets."""
+    one) and exposed side bets; and, for a shoe's first round that could not hold the cards
+    reported burned before it (``refused``), that finding."""
     if settings is None:
         return ""
     fresh = fresh_odds(after.decks, variant)
     watch = watch_append(after, number, round, odds, fresh, settings)
+    if refused:
+        watch = replace(watch, findings=(*watch.findings, _burn_refused(number, refused)))
     return encode_append(table, shoe, number, watch, dealer)
+
+
+def _burn_refused(number: int, cards: tuple[str, ...]) -> Finding:
+    why = (
+        "the cards reported burned before the shoe's first round and that round's own are more "
+        "than the shoe holds: the round stands, the burned cards were dropped"
+    )
+    data = {"round": number, "check": "burn_refused", "cards": list(cards), "why": why}
+    return Finding("impossible_cards", data)
 
 
 def rewrite_part(

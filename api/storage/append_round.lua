@@ -65,7 +65,8 @@ if opens == '1' then
   redis.call('RPUSH', shoes_key, shoe)
 end
 redis.call('HDEL', meta_key, 'retired')
-if count == 0 and burned_before ~= '' then
+-- Taken by this round, or of a shoe that did not start: a new shoe has.
+if count == 0 and pending and (burned_before ~= '' or opens == '1') then
   redis.call('HDEL', meta_key, 'burn_pending')
 end
 if game_id ~= '' then

@@ -14,8 +14,9 @@ every script and every MULTI touches one Redis Cluster slot (the prefix stands b
 
 - ``{t:T}:meta``: hash of the table's ``name``, ``variant``, ``current`` shoe, ``mver`` (metadata
   version), ``seq`` (write sequence number), ``logged`` (the log's last number), ``syncs``
-  (replication markers) and ``retired``
-  (present while the table is retired: its reads answer from the archive);
+  (replication markers), ``retired``
+  (present while the table is retired: its reads answer from the archive) and ``burn_pending``
+  (cards burned before a shoe's first round, until it takes them: :mod:`api.codecs.roundfacts`);
 - ``{t:T}:shoes``: list of the table's shoe ids, oldest first;
 - ``{t:T}:lobby``: the lobby update of the table's last write (see :mod:`api.storage.lobbyscript`);
 - ``{t:T}:log``: the table's writes not yet in the record (a stream, :mod:`api.codecs.writelog`;
@@ -113,7 +114,7 @@ class LobbyKeys:
     record_lag: str  # the ``at`` of the oldest write the recorder found unrecorded, 0 for none
     statuses: str  # table -> its status as the studio last reported it (api.codecs.tablestatus)
     dealers: str  # table -> its current dealer (api.codecs.roundfacts)
-    shoe_facts: str  # table -> what the studio reported of its shoe (api.codecs.studioevents)
+    shoe_facts: str  # table -> what the studio reported of its shoes (api.codecs.shoefacts)
 
     @classmethod
     def under(cls, tag: str) -> LobbyKeys:

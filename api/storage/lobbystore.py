@@ -41,9 +41,10 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from api.codecs.jsontext import dumps_text, loads
+from api.codecs.shoefacts import Fact
 from api.codecs.tiles import EMPTY, Tile, registry_entry
 from api.storage.keys import LobbyKeys
 from api.storage.lobbyscript import (
@@ -58,6 +59,9 @@ from api.storage.tilerebuild import Stale, TileRebuild
 from api.storage.transport import Transport
 from roads.lobby import RoadShape, sort_key
 from roads.patterns import Pattern
+
+#: What :meth:`Lobby.emit` did.
+Emitted = Literal["sent", "unlisted", "repeated"]
 
 # How many times a read makes stale tiles again before it serves what it has (an earlier
 # release writing beside this one may store its format again meanwhile; Tile.of still fills in
@@ -111,14 +115,12 @@ class Lobby:
         """Whether the lobby lists the table (named or dealt, not retired)."""
         return bool(self.transport.command("HEXISTS", self.keys.tables, table))
 
-    def emit(
-        self, table: str, kind: str, data: str, fact: tuple[str, str, int] | None = None
-    ) -> bool:
+    def emit(self, table: str, kind: str, data: str, fact: Fact | None = None) -> Emitted:
         """Send an event of ``kind`` (``data`` JSON) on the table's channel and the lobby's,
-        changing no tile, and keep the ``fact`` it states of a shoe, ``(shoe, name, value)``,
-        for the integrity watch (:func:`api.codecs.studioevents.shoe_fact`); ``False`` when
-        the lobby does not list the table."""
-        shoe, name, value = fact or ("", "", 0)
+        changing no tile, and keep the ``fact`` it states of a shoe for the integrity watch
+        (:func:`api.codecs.shoefacts.fact_of`): ``sent``; ``unlisted`` when the lobby does not
+        list the table; ``repeated`` (no event) when the fact changes nothing."""
+        shoe, name, value, keep = fact or ("", "", 0, False)
         named = {
             "tables_key": self.keys.tables,
             "events_key": self.keys.events,
@@ -131,8 +133,9 @@ class Lobby:
             "fact_shoe": shoe,
             "fact": name,
             "fact_value": value,
+            "fact_keep": int(keep),
         }
-        return bool(self.transport.script(LOBBY_EVENT, **named))
+        return ("unlisted", "sent", "repeated")[int(self.transport.script(LOBBY_EVENT, **named))]
 
     def shoe_facts(self, table: str) -> bytes | None:
         """What the studio reported of the table's latest shoe it reported on, as kept

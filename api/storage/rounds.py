@@ -18,7 +18,7 @@ from typing import Any
 
 from api.codecs import records
 from api.codecs.lobbyupdate import Stored
-from api.codecs.roundfacts import BURN_IDS, BURNED, BurnedBefore, burned_before_text
+from api.codecs.roundfacts import BurnedBefore, burned_before_text
 from api.plan.plan import Write
 from api.storage.failures import NotFound, Retired
 from api.storage.integrity.watchapply import IntegrityApply, count_alerts
@@ -89,9 +89,10 @@ class RoundStore:
 
     def keep_burned_before(
         self, table: str, shoe: str, kept: bytes | None, burned: BurnedBefore
-    ) -> bool:
+    ) -> bool | None:
         """Keep ``burned`` as burned before ``shoe``'s first round, in place of what the meta
-        ``kept`` when read; ``False`` when the shoe has a round or the meta changed since."""
+        ``kept`` when read; ``False`` when the shoe has a round or the meta changed since,
+        ``None`` when the table has no meta (none, or lost: the record restores it)."""
         keys = self.keys.shoe(table, shoe)
         kept_now = self.transport.script(
             KEEP_BURNED,
@@ -100,7 +101,7 @@ class RoundStore:
             expected=kept or b"",
             pending=burned_before_text(shoe, burned),
         )
-        return bool(kept_now)
+        return None if kept_now < 0 else bool(kept_now)
 
     def rounds_in(self, table: str, shoe: str) -> int:
         """How many rounds the shoe has (0: none, or no such shoe)."""
@@ -225,14 +226,11 @@ class RoundStore:
         }
         if plan.head is not None:
             game_id = plan.record.get("game_id", "")
-            burned = plan.record.get(BURNED, ()) if plan.head.count == 0 else ()
-            taken = BurnedBefore(tuple(burned), tuple(plan.record.get(BURN_IDS, ())))
-            before = burned_before_text(plan.shoe, taken) if burned else ""
             return AppendRound(
                 head=plan.head,
                 variant=plan.variant,
                 game_id=game_id,
-                burned_before=before,
+                burned_before=plan.burned_before,
                 **common,
             )
         return ReplaceRound(shoe=plan.shoe, index=plan.number - 1, kind=plan.kind, **common)

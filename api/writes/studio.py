@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from api.codecs.jsontext import dumps_text
-from api.codecs.shoefacts import cut_rule, fact_of
+from api.codecs.shoefacts import Fact, cut_rule, fact_of
 from api.codecs.studioevents import FACT_KINDS, STATUS
 from api.codecs.tablestatus import status_fields, status_report
 from api.storage.failures import NotFound
@@ -39,10 +39,11 @@ class Studio:
 
     def report(self, table: str, body: dict[str, Any], event: dict[str, Any], by: str) -> bool:
         """Carry out ``body`` (its rule checked) whose event is ``event``; ``by``: the name of
-        the key that reported it. ``False`` when it was a burn sent again under its report id
-        (nothing changed). Raises :class:`NotFound` for a table the lobby does not list, or a
-        shoe or round a cancel names that it does not have; :class:`Conflict` for what the
-        shoe contradicts; a rules error for a burn the shoe cannot hold."""
+        the key that reported it. ``False`` when it changed nothing: a burn sent again under its
+        report id, a fact of the shoe sent again. Raises :class:`NotFound` for a table the
+        lobby does not list, or a shoe or round a cancel names that it does not have;
+        :class:`Conflict` for what the shoe contradicts; a rules error for a burn the shoe
+        cannot hold."""
         kind = body["kind"]
         if not self.lobby.lists(table):
             raise _unlisted(table)
@@ -59,12 +60,15 @@ class Studio:
             fields = status_fields(STATUS[kind], None, body.get("reason"))
             if not self.lobby.set_status(table, fields, status_report(table, fields)):
                 raise _unlisted(table)
-        if not self.lobby.emit(table, "studio", dumps_text(event), fact):
+        emitted = self.lobby.emit(table, "studio", dumps_text(event), fact)
+        if emitted == "unlisted":
             raise _unlisted(table)
+        if emitted == "repeated":
+            return False
         self.tables.studio(table, dumps_text(event), by)
         return True
 
-    def _fact(self, table: str, body: dict[str, Any]) -> tuple[str, str, int] | None:
+    def _fact(self, table: str, body: dict[str, Any]) -> Fact | None:
         """The fact the report states of its shoe, given the rounds the shoe has; raises
         :class:`Conflict` for one those rounds contradict."""
         rounds = self.rounds.rounds_in(table, body["shoe"])

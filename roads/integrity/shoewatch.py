@@ -8,7 +8,7 @@ shoe shows in its first rounds, and the report runs the test over the whole shoe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,9 +163,12 @@ def _exposed(
     return tuple(found)
 
 
-def shoe_report(scorecard: Scorecard, settings: WatchSettings) -> dict[str, Any]:
+def shoe_report(
+    scorecard: Scorecard, settings: WatchSettings, offered: Sequence[str] = BETS
+) -> dict[str, Any]:
     """A whole shoe's statistics: the shuffle test over every card, the cards used against the
-    cut card's bound, and the side bets' policy for its next round."""
+    cut card's bound, and the policy for its next round of the side bets ``offered`` (the
+    table's variant's)."""
     dealt = scorecard.dealt(1)
     limit = cutcard.last_start(scorecard.decks, settings.behind)
     return {
@@ -175,7 +178,7 @@ def shoe_report(scorecard: Scorecard, settings: WatchSettings) -> dict[str, Any]
         "cards_used": scorecard.cards_used(),
         "cut_card": {"behind_at_least": settings.behind, "last_start": limit},
         "side_bets": settings.close.as_dict(
-            [bet for bet in BETS if bet not in MAIN_BETS],
+            [bet for bet in offered if bet not in MAIN_BETS],
             len(scorecard) + 1,
         ),
     }

@@ -228,7 +228,7 @@ def _card_logs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     chained = np.zeros((n, 8))
     chained[np.arange(n), up] = following[:, 0] > 0
     chained[np.arange(n), up + 1] = following[:, 1] > 0
-    return np.log(ratios).reshape(n, -1), chained
+    return np.log(ratios).reshape(n, len(DIRECTIONS) * len(RATES)), chained
 
 
 def rounds_tests(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) -> list[ShuffleTest]:

@@ -106,7 +106,51 @@ def test_facts_of_one_shoe_say_nothing_of_the_next(client):
     current, earlier = integrity(client, "t1")["shoes"]
     assert current["shoe"] == "s2" and current["checks"]["new_decks"] == 0
     assert current["checks"]["cut_card"]["last_round"] is None
-    assert earlier["checks"]["cut_card"]["last_round"] is None  # the s2 report replaced it
+    assert earlier["checks"]["cut_card"]["last_round"] == 4  # kept beside s2's facts
+
+
+def test_a_late_or_early_report_of_another_shoe_leaves_the_current_shoes_facts(client):
+    deal(client, deal_shoe(36)[:4], "t1")
+    assert studio(client, "t1", {"kind": "cut_card", "shoe": "s1"}).status_code == 200
+    assert studio(client, "t1", {"kind": "new_decks", "shoe": "s2"}).status_code == 200  # early
+    deal(client, deal_shoe(36)[4:6], "t1", first=5)
+    (past,) = findings(client, "t1", "impossible_cards")  # s1's last round still known
+    assert past["round"] == 6 and past["last_round"] == 5
+    deal(client, deal_shoe(37)[:2], "t1", shoe="s2")
+    late = studio(client, "t1", {"kind": "cut_card", "shoe": "s1", "round": 5})
+    assert late.status_code == 409  # s1 has 6 rounds: its last cannot have been the 5th
+    current = integrity(client, "t1")["shoes"][0]["checks"]
+    assert current["new_decks"] == 0  # s2's kept
+
+
+def test_a_cut_card_sent_again_after_the_next_round_keeps_the_first(client, redis_client, app):
+    """A retry of a report that named no round: the last round stays the one first stated, the
+    retry is no event, and the round past it is still named."""
+    rounds = deal_shoe(38)
+    deal(client, rounds[:5], "t1")
+    body = {"kind": "cut_card", "shoe": "s1"}
+    assert "repeated" not in studio(client, "t1", body).json
+    deal(client, rounds[5:6], "t1", first=6)
+    again = studio(client, "t1", body)
+    assert again.status_code == 200 and again.json["repeated"] is True
+    keys = app.extensions["roads"].keys.lobby
+    kinds = [f[b"data"] for _, f in redis_client.xrange(keys.events) if f[b"type"] == b"studio"]
+    assert len(kinds) == 1
+    assert integrity(client, "t1")["shoes"][0]["checks"]["cut_card"]["last_round"] == 6
+    deal(client, rounds[6:8], "t1", first=7)
+    (past,) = findings(client, "t1", "impossible_cards")
+    assert past["round"] == 7
+
+
+def test_past_the_cut_is_named_once_even_when_that_round_is_corrected(client):
+    rounds = deal_shoe(39)
+    deal(client, rounds[:3], "t1")
+    assert studio(client, "t1", {"kind": "cut_card", "shoe": "s1"}).status_code == 200
+    deal(client, rounds[3:6], "t1", first=4)
+    fixed = client.put("/v1/tables/t1/shoes/s1/rounds/5", json={"result": "T"}, headers=AUTH)
+    assert fixed.status_code == 200
+    found = findings(client, "t1", "impossible_cards")
+    assert [f["check"] for f in found].count("past_reported_cut") == 1
 
 
 def test_a_retired_table_leaves_its_shoe_facts(client, redis_client, app):

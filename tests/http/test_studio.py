@@ -195,7 +195,7 @@ def test_a_burn_the_shoe_cannot_hold_is_refused(backend, redis_client):
 def test_cards_burned_before_a_shoes_first_round_leave_it_with_that_round(backend, redis_client):
     """The burn after a shuffle: reported (twice here) before the shoe has a round, the cards
     wait in the table's meta; the shoe's first round takes them into its record, and its odds
-    are those of the shoe without them. Another shoe's first round leaves them waiting."""
+    are those of the shoe without them."""
     app = make_app(backend.url, cluster=backend.cluster, public_odds=True)
     client = app.test_client()
     deal(client, "bb", "s1", 2)
@@ -204,8 +204,6 @@ def test_cards_burned_before_a_shoes_first_round_leave_it_with_that_round(backen
     assert studio(client, "bb", {"kind": "burn", "shoe": "s2", "cards": ["4c"]}).status_code == 200
     too_many = studio(client, "bb", {"kind": "burn", "shoe": "s2", "cards": ["KD"] * 8})
     assert too_many.status_code == 409  # with the KD kept, nine: nothing more is kept
-    deal(client, "bb", "s3", 1)  # not the shoe they were burned from
-    assert "burned" not in client.get("/v1/tables/bb/shoes/s3/rounds").json["rounds"][0]
     item = {"table": "bb", "shoe": "s2", **round_body(ROUNDS[0], round=1)}
     answer = client.post("/v1/rounds", json={"rounds": [item]}, headers=AUTH)
     assert answer.json["results"][0]["status"] == 201, answer.json
@@ -228,6 +226,7 @@ def test_a_first_round_planned_before_a_burn_is_planned_again_with_it(backend, r
     app = make_app(backend.url, cluster=backend.cluster)
     services = app.extensions["roads"]
     store, writer = services.rounds, services.writer
+    deal(app.test_client(), "br", "s0", 1)  # the table's meta, where the cards wait
     (read,) = store.read_bases([("br", "s1")])
     store.keep_burned_before("br", "s1", None, BurnedBefore(("2H",)))
     stale = plan_append("br", "s1", 1, ROUNDS[0], base_from(read, "s1", Scorecard()))
@@ -272,5 +271,44 @@ def test_a_report_id_is_a_burns_and_has_the_game_ids_form(backend, redis_client)
     deal(client, "rj", "s1", 1)
     paused = studio(client, "rj", {"kind": "pause", "report_id": "p-1"})
     assert paused.status_code == 422 and "report_id" in paused.json["message"]
-    spaced = studio(client, "rj", {"kind": "burn", "shoe": "s1", "count": 1, "report_id": "a b"})
+    spaced = studio(
+        client, "rj", {"kind": "burn", "shoe": "s1", "cards": ["AS"], "report_id": "a b"}
+    )
     assert spaced.status_code == 400 and "report id" in str(spaced.json)
+    counted = studio(client, "rj", {"kind": "burn", "shoe": "s1", "count": 1, "report_id": "c-1"})
+    assert counted.status_code == 422 and "report_id" in counted.json["message"]
+
+
+def test_a_first_round_that_cannot_hold_the_burned_cards_stands_without_them(backend, redis_client):
+    """Eight aces burned before a shoe whose first round deals an ace: the round stands (the
+    dealer's cards are the truth), the burn is dropped and named by the watch, nothing waits."""
+    app = make_app(backend.url, cluster=backend.cluster, operator_keys=("operator-key",))
+    client = app.test_client()
+    deal(client, "ov", "s1", 1)
+    aces = {"kind": "burn", "shoe": "s2", "cards": ["AS"] * 8}
+    assert studio(client, "ov", aces).status_code == 200
+    first = {"player": ["AS", "8D"], "banker": ["KD", "QS"], "round": 1}
+    answer = client.post("/v1/tables/ov/shoes/s2/rounds", json=first, headers=AUTH)
+    assert answer.status_code == 201, answer.json
+    (record,) = client.get("/v1/tables/ov/shoes/s2/rounds").json["rounds"]
+    assert "burned" not in record
+    assert app.extensions["roads"].rounds.kept_burned_before("ov") is None
+    checks = client.get("/v1/integrity/tables/ov", headers={"X-API-Key": "operator-key"}).json
+    (refused,) = [f for f in checks["findings"] if f.get("check") == "burn_refused"]
+    assert refused["type"] == "impossible_cards" and len(refused["cards"]) == 8
+
+
+def test_one_shoes_burned_cards_wait_at_a_time(backend, redis_client):
+    """A burn before another shoe's first round is a 409 naming the shoe waited for; another
+    shoe's first round drops the cards of a shoe that did not start."""
+    app = make_app(backend.url, cluster=backend.cluster)
+    client = app.test_client()
+    deal(client, "ow", "s1", 1)
+    assert studio(client, "ow", {"kind": "burn", "shoe": "s2", "cards": ["9S"]}).status_code == 200
+    other = studio(client, "ow", {"kind": "burn", "shoe": "s3", "cards": ["9H"]})
+    assert other.status_code == 409 and "shoe s2" in other.json["message"]
+    deal(client, "ow", "s3", 1)  # s2 never started
+    assert "burned" not in client.get("/v1/tables/ow/shoes/s3/rounds").json["rounds"][0]
+    assert app.extensions["roads"].rounds.kept_burned_before("ow") is None
+    later = studio(client, "ow", {"kind": "burn", "shoe": "s4", "cards": ["9H"]})
+    assert later.status_code == 200

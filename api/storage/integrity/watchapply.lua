@@ -39,21 +39,22 @@ local function watch_apply(table_id, part, keys, args)
   -- What the studio reported of the shoe (api/codecs/studioevents.py): an unshuffled shoe's
   -- alert says whether it was reported as new decks; the round after the last one the cut card
   -- leaves is impossible.
-  local facts = redis.call('HGET', shoe_facts_key, table_id)
-  facts = facts and cjson.decode(facts) or {}
-  if facts.shoe ~= watch.shoe then
-    facts = {}
-  end
+  local facts = read_facts(redis.call('HGET', shoe_facts_key, table_id))
+  local shoe_facts = facts_of(facts, watch.shoe) or {}
   for _, finding in ipairs(watch.findings) do
     local data = finding[2]
     if finding[1] == 'unshuffled' then
-      data = with_new_decks(data, facts.new_decks ~= nil)
+      data = with_new_decks(data, shoe_facts.new_decks ~= nil)
     end
     raise(finding[1], data)
   end
-  if facts.last_round and watch.round == facts.last_round + 1 then
-    raise('impossible_cards',
-      past_reported_cut(table_id, watch.shoe, watch.round, facts.last_round))
+  -- Once a shoe, at the first append past the last round (a correction's part has no tally).
+  local last_round = shoe_facts.last_round
+  local appended = watch.tally ~= nil
+  if last_round and appended and watch.round > last_round and not shoe_facts.cut_raised then
+    raise('impossible_cards', past_reported_cut(table_id, watch.shoe, watch.round, last_round))
+    shoe_facts.cut_raised = true
+    redis.call('HSET', shoe_facts_key, table_id, cjson.encode(facts))
   end
   -- The k-gram index: fingerprint -> the sighting of its first time seen.
   local named = redis.call('HGET', repeated_key, table_id) == watch.shoe

@@ -153,3 +153,12 @@ def test_checkpoints_must_ascend_within_the_cards_seen():
 def test_a_card_the_shoe_no_longer_holds_is_refused():
     with pytest.raises(ValueError, match="no copy left"):
         ShuffleWatch(decks=1).see([0, 0])
+
+
+def test_evidence_taken_with_no_new_card_stands_as_it_was():
+    watch = ShuffleWatch()
+    assert watch.checkpoint().log_evidence == 0 and watch.checkpoint().cards == 0
+    cards = [card.index for card in maker_order()[:12]]
+    first = watch.see(cards).checkpoint()
+    assert watch.checkpoint() == first
+    assert rounds_test([]).log_evidence == 0 and shuffle_test([]).chance == 1
