@@ -2,8 +2,10 @@
 write's plan) and a whole shoe's statistics (:func:`shoe_report`, for the operator's answer).
 
 The shuffle test runs on a write only while the shoe is in its first :attr:`WatchSettings.rounds`
-rounds (recomputed from the shoe's first card: no state is kept between writes); an unshuffled
-shoe shows in its first rounds, and the report runs the test over the whole shoe.
+rounds: from the watch this process's write of the round before left
+(:func:`~roads.integrity.shuffle.last_round_tests`, a bounded memo of exact states), else from the
+shoe's first card; an unshuffled shoe shows in its first rounds, and the report runs the test
+over the whole shoe.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roads.integrity import cutcard, drift, repeats
-from roads.integrity.shuffle import rounds_test, rounds_tests
+from roads.integrity.shuffle import last_round_tests, rounds_test
 from roads.integrity.sidebets import MAIN_BETS, ClosePolicy, exposed
 from roads.round import Round
 from roads.scorecard import Scorecard
@@ -123,10 +125,10 @@ def _unshuffled(after: Scorecard, number: int) -> Finding | None:
     dealt = after.dealt(1)
     if dealt is None:
         return None
-    tests = rounds_tests(_by_round(*dealt), after.decks)
-    if not tests[-1].unshuffled or (len(tests) > 1 and tests[-2].unshuffled):
+    previous, test = last_round_tests(_by_round(*dealt), after.decks)
+    if not test.unshuffled or (previous is not None and previous.unshuffled):
         return None  # not unshuffled, or raised at an earlier round
-    return Finding("unshuffled", {"round": number, **tests[-1].as_dict()})
+    return Finding("unshuffled", {"round": number, **test.as_dict()})
 
 
 def _by_round(cards: list[int], numbers: list[int]) -> list[list[int]]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -128,6 +129,16 @@ class ShuffleWatch:
     @property
     def cards(self) -> int:
         return len(self._rows)
+
+    def copy(self) -> ShuffleWatch:
+        """A watch standing where this one stands, to go on apart (the evidence's arrays are
+        never changed in place: they are shared)."""
+        other = ShuffleWatch.__new__(ShuffleWatch)
+        other._left, other._total = self._left[:], self._total
+        other._pointing = [pointing[:] for pointing in self._pointing]
+        other._chains, other._invalid = self._chains[:], self._invalid[:]
+        other._rows, other._cut, other._logs = self._rows[:], self._cut, self._logs
+        return other
 
     def see(self, cards: Iterable[int]) -> ShuffleWatch:
         """The next cards out of the shoe (their indices); the shoe must still hold each."""
@@ -238,6 +249,38 @@ def rounds_tests(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) ->
     for cards in rounds:
         ends.append(watch.see(cards).cards)
     return watch.checkpoints(ends)
+
+
+#: Watches of shoes tested lately, by (decks, the cards seen), each with its last test: a shoe's
+#: next round goes on from its watch instead of following the chains again from the first card.
+_LATELY: OrderedDict[tuple[int, bytes], tuple[ShuffleWatch, ShuffleTest]] = OrderedDict()
+#: The shoes kept (about 25 KB each, for a shoe's first 16 rounds).
+LATELY_KEPT = 128
+
+
+def last_round_tests(
+    rounds: Sequence[Sequence[int]], decks: int = DEFAULT_DECKS
+) -> tuple[ShuffleTest | None, ShuffleTest]:
+    """The test at the end of the round before the last (``None``: the last is the first) and
+    at the end of the last, of a shoe's rounds (each the indices of its cards in dealt order):
+    what :func:`rounds_tests` gives, going on from this process's watch of the rounds before
+    when it has one (a write per round, in order)."""
+    before = b"".join(bytes(cards) for cards in rounds[:-1])
+    found = _LATELY.get((decks, before))
+    if found is not None:  # kept for a retry of this round too: go on from a copy
+        _LATELY.move_to_end((decks, before))
+        watch, previous = found[0].copy(), found[1]
+        test = watch.see(rounds[-1]).checkpoint()
+    else:
+        watch, ends = ShuffleWatch(decks), []
+        for cards in rounds:
+            ends.append(watch.see(cards).cards)
+        *earlier, test = watch.checkpoints(ends)
+        previous = earlier[-1] if earlier else None
+    _LATELY[(decks, before + bytes(rounds[-1]))] = (watch, test)
+    while len(_LATELY) > LATELY_KEPT:
+        _LATELY.popitem(last=False)
+    return previous, test
 
 
 def rounds_test(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) -> ShuffleTest:

@@ -20,6 +20,7 @@ from roads.badshoes import (
 )
 from roads.integrity.dealing import dealt_cards
 from roads.integrity.shuffle import (
+    _LATELY,
     ALARM,
     DIRECTIONS,
     RATES,
@@ -27,6 +28,7 @@ from roads.integrity.shuffle import (
     ShuffleWatch,
     _card_logs,
     alarm_round,
+    last_round_tests,
     rounds_test,
     rounds_tests,
     shuffle_test,
@@ -162,3 +164,29 @@ def test_evidence_taken_with_no_new_card_stands_as_it_was():
     first = watch.see(cards).checkpoint()
     assert watch.checkpoint() == first
     assert rounds_test([]).log_evidence == 0 and shuffle_test([]).chance == 1
+
+
+@given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=1, max_value=16))
+def test_going_on_from_the_last_rounds_watch_equals_testing_the_rounds_afresh(seed, count):
+    """A write per round goes on from the watch the round before left (two shoes interleaved,
+    one of them from a lazy shuffle); a shoe this process never saw is tested from its start:
+    both give the tests of the rounds afresh."""
+    rng = random.Random(seed)
+    shoes = [
+        [dealt_cards([r])[0] for r in list(deal_rounds(shuffled_shoe(rng)))[:count]],
+        [dealt_cards([r])[0] for r in list(deal_rounds(riffled(rng, 3)))[:count]],
+    ]
+    for n in range(1, count + 1):
+        for rounds in shoes:
+            last_round_tests(rounds[:n])  # the round planned twice: a write's retry
+            previous, test = last_round_tests(rounds[:n])
+            afresh = rounds_tests(rounds[:n])
+            assert test.cards == afresh[-1].cards and test.chained == afresh[-1].chained
+            assert math.isclose(test.log_evidence, afresh[-1].log_evidence, abs_tol=1e-9)
+            assert (previous is None) == (n == 1)
+            if previous is not None:
+                assert math.isclose(previous.log_evidence, afresh[-2].log_evidence, abs_tol=1e-9)
+    _LATELY.clear()
+    cold_previous, cold = last_round_tests(shoes[1])
+    assert (cold_previous is None) == (count == 1)
+    assert cold == rounds_tests(shoes[1])[-1]
