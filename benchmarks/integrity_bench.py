@@ -104,9 +104,10 @@ def false_alarms(shoes: int, processes: int) -> None:
     repeats_found = int(np.count_nonzero(fingerprints[1:] == fingerprints[:-1]))
     took = time.perf_counter() - started
     print(f"\n== false alarms over {shoes:,} fair shoes ({took:.0f} s, {processes} processes)")
+    write_alarms = sum(r["write_alarms"] for r in results)
     print(
-        f"  unshuffled, as the writes test (first {WRITE_ROUNDS} rounds): "
-        f"{sum(r['write_alarms'] for r in results)}"
+        f"  unshuffled, as the writes test (first {WRITE_ROUNDS} rounds): {write_alarms}"
+        f"   target 0  {'met' if write_alarms == 0 else 'MISSED'}"
     )
     print(
         f"  unshuffled, over the whole shoe:                   "
@@ -192,9 +193,14 @@ def lazy_shuffles(stacks: int) -> None:
         share = len(got) / stacks
         middle = statistics.median(got) if got else "-"
         tail = got[max(0, int(0.9 * len(got)) - 1)] if got else "-"
+        target = {3: 0.99, 4: 0.90}.get(count)
+        verdict = (
+            f"   target >= {target:.0%}  {'met' if share >= target else 'MISSED'}" if target else ""
+        )
         print(
             f"    {count} riffle{'s' if count > 1 else ' '}: named in {share:7.2%}, rounds to "
             f"alarm median {middle}, 90th percentile {tail}, worst {got[-1] if got else '-'}"
+            f"{verdict}"
         )
 
 

@@ -36,10 +36,10 @@ from typing import Any
 import numpy as np
 
 from roads.cards import RANKS
-from roads.oddsmath import drawn_weights
+from roads.oddsmath import drawn_weights, joint_weights
 from roads.paytables import PayTable
 from roads.presets import PRESETS
-from roads.pricing import returns
+from roads.pricing import PairAtoms, pair_atoms, returns
 from roads.scorecard import Scorecard
 from roads.shoe import DECK_CARDS, DEFAULT_DECKS
 
@@ -95,8 +95,7 @@ def round_distribution(points: tuple[int, ...]) -> np.ndarray:
     """The exact joint distribution of the next round, dealt from a shoe holding ``points[v]``
     cards worth ``v``: an array ``[natural, player_total, banker_total]`` of shape (2, 10, 10)
     that sums to 1, each cell the float nearest its exact value. Needs at least six cards."""
-    drawn, denominator = drawn_weights(tuple(points))
-    weights = drawn.reshape(4, 200).sum(axis=0)
+    weights, denominator = joint_weights(tuple(points))
     joint = np.array([int(weight) / denominator for weight in weights.tolist()]).reshape(2, 10, 10)
     joint.flags.writeable = False  # shared by the memo
     return joint
@@ -209,24 +208,28 @@ def _odds_of(counts: tuple[int, ...], ranks: list[int], table: PayTable) -> Odds
     points = (ranks[9] + ranks[10] + ranks[11] + ranks[12], *ranks[:9])
     outcomes, denominator, drawn = _outcomes(points)
     pairs = _pair_weights(counts, ranks)
-    probabilities = _probabilities(outcomes, denominator, pairs)
-    rtp = returns(table, drawn, denominator, pairs)
+    atoms = pair_atoms(pairs)
+    probabilities = _probabilities(outcomes, denominator, pairs, atoms)
+    rtp = returns(table, drawn, denominator, atoms)
     return Odds(table.name, sum(ranks), probabilities, rtp)
 
 
 def _probabilities(
-    outcomes: list[int], d: int, pairs: tuple[tuple[int, int], tuple[int, int], int, int]
+    outcomes: list[int],
+    d: int,
+    pairs: tuple[tuple[int, int], tuple[int, int], int, int],
+    atoms: PairAtoms,
 ) -> dict[str, Any]:
-    """Every probability of the main game and the pairs, each one integer ratio divided once."""
+    """Every probability of the main game and the pairs, each one integer ratio divided once
+    (``atoms``: :func:`roads.pricing.pair_atoms` of ``pairs``)."""
     player_by, banker_by = outcomes[0:9], outcomes[9:18]
     player_natural, banker_natural, natural_tie, plain_tie, six = outcomes[18:]
     player = player_natural + sum(player_by)
     banker = banker_natural + sum(banker_by)
     tie = natural_tie + plain_tie
-    (pair, both_pairs), (perfect, both_perfect), two, four = pairs
-    rest = four // two  # (N-2)(N-3): one hand's pairs over the four cards' denominator
-    either = 2 * pair * rest - both_pairs
-    perfect_one = 2 * perfect * rest - 2 * both_perfect
+    (pair, both_pairs), (_, both_perfect), two, four = pairs
+    either = sum(atoms["pair"][0].values())
+    perfect_one = atoms["perfect"][0]["one"]
     return {
         "banker": banker / d,
         "player": player / d,

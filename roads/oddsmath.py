@@ -78,31 +78,29 @@ def _ends() -> tuple[np.ndarray, np.ndarray]:
     + b) and which cell of the drawn distribution it adds to (:data:`DRAWN_CELLS`)."""
     source, cell = [], []
 
-    def end(row: tuple[int, ...], group: int, to: int) -> None:
-        # A six-card end: both drew; five: the one whose card it is; four: neither.
-        drawn = 3 if len(row) == 2 else 2 if len(row) == 1 and player_drew else 1 if row else 0
+    def end(row: tuple[int, ...], group: int, drawn: int, to: int) -> None:
+        # ``drawn``: 2 when Player took a third card, plus 1 when Banker did.
         source.append(_ROW[row] * 100 + group)
         cell.append(drawn * 200 + to)
 
     for player in range(10):
         for banker in range(10):
             group = player * 10 + banker
-            player_drew = player < 8 and banker < 8 and player_draws(player)
             if player >= 8 or banker >= 8:
-                end((), group, 100 + group)
-            elif player_drew:
+                end((), group, 0, 100 + group)
+            elif player_draws(player):
                 for e in range(10):
                     final = (player + e) % 10
                     if banker_draws(banker, e):
                         for f in range(10):
-                            end(tuple(sorted((e, f))), group, final * 10 + (banker + f) % 10)
+                            end(tuple(sorted((e, f))), group, 3, final * 10 + (banker + f) % 10)
                     else:
-                        end((e,), group, final * 10 + banker)
+                        end((e,), group, 2, final * 10 + banker)
             elif banker_draws(banker, None):
                 for f in range(10):
-                    end((f,), group, player * 10 + (banker + f) % 10)
+                    end((f,), group, 1, player * 10 + (banker + f) % 10)
             else:
-                end((), group, group)
+                end((), group, 0, group)
     return np.array(source), np.array(cell)
 
 

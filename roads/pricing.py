@@ -10,7 +10,7 @@ sum exactly: none passes the denominator, below ``2**53``), and each bet's retur
 Python integers divided once: the float nearest the exact value.
 
 **The first cards' pairs** come from the rank and card counts alone
-(:func:`roads.odds.pair_weights`): the Player's and the Banker's first two cards pair with the
+(:func:`roads.odds._pair_weights`): the Player's and the Banker's first two cards pair with the
 chances of any two cards of the shoe. The atoms are which hands pair (Player only, Banker only,
 both) by rank, and (one hand, both hands) by rank and suit; a pair rule names a set of atoms.
 """
@@ -128,20 +128,16 @@ def _pair_shares(bet: Bet) -> list[tuple[str, Fraction]]:
 
 
 def returns(
-    table: PayTable,
-    drawn: np.ndarray,
-    denominator: int,
-    pairs: tuple[tuple[int, int], tuple[int, int], int, int],
+    table: PayTable, drawn: np.ndarray, denominator: int, atoms: PairAtoms
 ) -> dict[str, float]:
     """Every bet's return, stake included, in the table's order: ``drawn`` and
-    ``denominator`` from :func:`roads.oddsmath.drawn_weights`, ``pairs`` from
-    :func:`roads.odds.pair_weights`."""
+    ``denominator`` from :func:`roads.oddsmath.drawn_weights`, ``atoms`` from
+    :func:`pair_atoms`."""
     plan = compiled(table)
-    if drawn.dtype == object:
-        sums = _exact_sums(drawn, plan)
-    else:  # each sum an integer below 2**53, exact in float64: as Python integers
-        sums = list(map(int, (drawn @ plan.groups).tolist()))
-    atoms = _pair_atoms(pairs)
+    # Each sum an integer below 2**53, exact in float64 (beyond, the weights are Python
+    # integers and so is the product): as Python integers.
+    groups = plan.groups.astype(np.int64).astype(object) if drawn.dtype == object else plan.groups
+    sums = list(map(int, (drawn @ groups).tolist()))
     found = {}
     for name, kind, scale, terms in plan.bets:
         if kind == "round":
@@ -154,18 +150,16 @@ def returns(
     return found
 
 
-def _exact_sums(drawn: np.ndarray, plan: Compiled) -> list[int]:
-    """The groups' sums in Python integers (a shoe beyond float64's exact range)."""
-    cells = [int(weight) for weight in drawn.tolist()]
-    return [sum(w for w, on in zip(cells, column, strict=True) if on) for column in plan.groups.T]
+#: Each pair kind's atoms with their weights, and the weights' denominator.
+PairAtoms = dict[str, tuple[dict[str, int], int]]
 
 
-def _pair_atoms(
-    pairs: tuple[tuple[int, int], tuple[int, int], int, int],
-) -> dict[str, tuple[dict[str, int], int]]:
-    """The atoms' weights over four cards' denominator ``N (N-1) (N-2) (N-3)``: Player's first
-    two cards pair in ``pair`` of ``N (N-1)`` orders, so in ``pair (N-2)(N-3)`` of the four
-    cards', less those where Banker's pair too."""
+def pair_atoms(pairs: tuple[tuple[int, int], tuple[int, int], int, int]) -> PairAtoms:
+    """The atoms' weights over four cards' denominator ``N (N-1) (N-2) (N-3)``, from
+    :func:`roads.odds._pair_weights`' ``pairs``: Player's first two cards pair in ``pair`` of
+    ``N (N-1)`` orders, so in ``pair (N-2)(N-3)`` of the four cards', less those where
+    Banker's pair too (the one place this algebra is written: the odds' probabilities read it
+    too)."""
     (pair, both_pairs), (perfect, both_perfect), two, four = pairs
     rest = four // two
     only = pair * rest - both_pairs

@@ -26,6 +26,6 @@ BETS: tuple[str, ...] = tuple(
         )
     )
 )
-#: The bets each variant's tables offer: Super 6 is the no-commission game's side bet (seed 003
-#: lists it for Zero-commissioni only; its Speed Baccarat pays Banker 0.95:1 and has none).
+#: The bets each variant's tables offer, as its preset lists them (seed 003 lists Super 6 for
+#: Zero-commissioni only: its Speed Baccarat pays Banker 0.95:1 and has none).
 OFFERED: dict[str, tuple[str, ...]] = {name: table.offered for name, table in PRESETS.items()}

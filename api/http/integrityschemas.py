@@ -69,11 +69,16 @@ class TableIntegritySchema(ma.Schema):
     findings = findings_field()
 
 
-class DriftDaySchema(ma.Schema):
+class DayBoundsSchema(ma.Schema):
+    """What a day's drift report is judged by (``api.http.integrity._bounds``)."""
+
     day = fields.String(required=True)
     false_discovery_rate = fields.Float(required=True)
     alert_below = fields.Float(required=True)
     min_rounds = fields.Integer(required=True)
+
+
+class DriftDaySchema(DayBoundsSchema):
     tables = fields.Dict(keys=fields.String(), values=fields.Nested(DriftSchema), required=True)
 
 
@@ -120,11 +125,7 @@ class DealerDaySchema(ma.Schema):
     )
 
 
-class DealersDaySchema(ma.Schema):
-    day = fields.String(required=True)
-    false_discovery_rate = fields.Float(required=True)
-    alert_below = fields.Float(required=True)
-    min_rounds = fields.Integer(required=True)
+class DealersDaySchema(DayBoundsSchema):
     dealers = fields.Dict(
         keys=fields.String(), values=fields.Nested(DealerDaySchema), required=True
     )

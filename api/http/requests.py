@@ -39,8 +39,16 @@ CARD = Text(
     ),
 )
 TOTAL = {"validate": validate.Range(min=0, max=9)}
-GAME_ID_ERROR = "a game id is 1-64 letters, digits, _, ., : or -"
 DEALER_ID_ERROR = "a dealer id is 1-64 letters, digits, _, ., : or -"
+
+
+def game_id_form(what: str, description: str, example: str) -> Text:
+    """A field of a game id's form (:data:`api.codecs.roundfacts.GAME_ID_PATTERN`), ``what``
+    named in its error."""
+    return Text(
+        validate=Matches(GAME_ID_PATTERN, f"{what} is 1-64 letters, digits, _, ., : or -"),
+        metadata={"description": description, "example": example},
+    )
 
 
 class ReportSchema(ma.Schema):
@@ -110,13 +118,11 @@ class RoundInSchema(ReportSchema):
             "example": 1,
         },
     )
-    game_id = Text(
-        validate=Matches(GAME_ID_PATTERN, GAME_ID_ERROR),
-        metadata={
-            "description": "The game server's id of the round, unique per table: the same round "
-            "sent again under it is a retry, another round under it a 409.",
-            "example": "G-20261127-000117",
-        },
+    game_id = game_id_form(
+        "a game id",
+        "The game server's id of the round, unique per table: the same round sent again under "
+        "it is a retry, another round under it a 409.",
+        "G-20261127-000117",
     )
     dealt_at = Rfc3339(
         metadata={

@@ -12,11 +12,10 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.codecs.roundfacts import GAME_ID_PATTERN
 from api.codecs.studioevents import KINDS, MOST_BURNED
 from api.codecs.tablestatus import STATUSES, UNTIL_AHEAD, UNTIL_PAST, UNTIL_REQUIRED
-from api.http.fieldtypes import Matches, Rfc3339, StrictInteger, StrictNumber, Text, displayed
-from api.http.requests import CARD, ID
+from api.http.fieldtypes import Rfc3339, StrictInteger, StrictNumber, Text, displayed
+from api.http.requests import CARD, ID, game_id_form
 from roads import VARIANTS
 from roads.variants import BETS
 
@@ -112,9 +111,6 @@ class StatusSchema(ma.Schema):
     )
 
 
-REPORT_ID_ERROR = "a report id is 1-64 letters, digits, _, ., : or -"
-
-
 class StudioInSchema(ma.Schema):
     """What the studio reports between rounds (:mod:`api.codecs.studioevents` names the fields
     each kind needs and takes: another combination is a 422)."""
@@ -149,13 +145,11 @@ class StudioInSchema(ma.Schema):
         validate=[validate.Length(min=1, max=200), displayed("reason")],
         metadata={"description": "Why, as players are to read it."},
     )
-    report_id = Text(
-        validate=Matches(GAME_ID_PATTERN, REPORT_ID_ERROR),
-        metadata={
-            "description": "A burn's retry key, unique per shoe: a burn sent again under it "
-            "changes nothing (answered with repeated: true).",
-            "example": "burn-20261127-0042",
-        },
+    report_id = game_id_form(
+        "a report id",
+        "A burn's retry key, unique per shoe: a burn sent again under it changes nothing "
+        "(answered with repeated: true).",
+        "burn-20261127-0042",
     )
 
 

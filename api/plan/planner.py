@@ -101,8 +101,9 @@ def plan_append(
     )
     streaks = tails.small.streaks_dict() if tails else None
     plan = _plan(change, base.head, base.variant, streaks, watch, figures=figures, refused=refused)
-    taken = burned_before_text(shoe, base.burned) if base.burned.cards else ""
-    return replace(plan, burned_before=taken)
+    if not base.burned.cards:
+        return plan
+    return replace(plan, burned_before=burned_before_text(shoe, base.burned))
 
 
 def plan_rewrite(

@@ -71,6 +71,9 @@ _SELECT = np.zeros((8, len(DIRECTIONS)))
 for _way in range(len(DIRECTIONS)):
     _SELECT[_WAYS[:, _way], _way] = 1.0
 _RATES = np.array(RATES)
+#: A row :meth:`ShuffleWatch.see` keeps for a card: the 8 states' heads, their invalid heads,
+#: the card's up state, the heads it follows going up and going down, the cards left, its copies.
+_ROW = 21
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +113,17 @@ class ShuffleWatch:
     ratios themselves are reckoned for all the ways and rates at once when the evidence is
     taken (:func:`rounds_tests` takes it at every round's end in one go)."""
 
-    __slots__ = ("_chains", "_cut", "_invalid", "_left", "_logs", "_pointing", "_rows", "_total")
+    __slots__ = (
+        "_chains",
+        "_cut",
+        "_invalid",
+        "_left",
+        "_logs",
+        "_pointing",
+        "_rows",
+        "_seen",
+        "_total",
+    )
 
     def __init__(self, decks: int = DEFAULT_DECKS) -> None:
         self._left = [decks] * 52
@@ -120,15 +133,17 @@ class ShuffleWatch:
         self._pointing = [[0] * 52 for _ in range(8)]
         self._chains = [0] * 8
         self._invalid = [0] * 8
-        self._rows: list[tuple[int, ...]] = []  # each card seen: the state it was dealt in
-        self._cut = 0  # the rows already in the evidence
+        # Each card seen since the last checkpoint: the state it was dealt in (_ROW numbers).
+        self._rows: list[tuple[int, ...]] = []
+        self._seen = 0  # cards seen
+        self._cut = 0  # cards already in the evidence
         # Each (way, rate)'s log ratio so far, each state's cards that followed a chain, and
         # the log of max M so far.
         self._logs = (np.zeros(len(DIRECTIONS) * len(RATES)), np.zeros(8), 0.0)
 
     @property
     def cards(self) -> int:
-        return len(self._rows)
+        return self._seen
 
     def copy(self) -> ShuffleWatch:
         """A watch standing where this one stands, to go on apart (the evidence's arrays are
@@ -137,7 +152,8 @@ class ShuffleWatch:
         other._left, other._total = self._left[:], self._total
         other._pointing = [pointing[:] for pointing in self._pointing]
         other._chains, other._invalid = self._chains[:], self._invalid[:]
-        other._rows, other._cut, other._logs = self._rows[:], self._cut, self._logs
+        other._rows, other._seen = self._rows[:], self._seen
+        other._cut, other._logs = self._cut, self._logs
         return other
 
     def see(self, cards: Iterable[int]) -> ShuffleWatch:
@@ -162,6 +178,7 @@ class ShuffleWatch:
             self._follow(down, card, SUCCESSORS[card][1])
             left[card] -= 1
             self._total -= 1
+            self._seen += 1
             if left[card] == 0:
                 invalid[up] += pointing[up][card]
                 invalid[down] += pointing[down][card]
@@ -194,10 +211,10 @@ class ShuffleWatch:
             return []
         base_logs, base_chained, best = self._logs
         rows = np.fromiter(
-            itertools.chain.from_iterable(self._rows[start:]),
+            itertools.chain.from_iterable(self._rows),
             dtype=float,
-            count=21 * (seen - start),
-        ).reshape(-1, 21)
+            count=_ROW * (seen - start),
+        ).reshape(-1, _ROW)
         logs, chained = _card_logs(rows)
         # Each checkpoint's totals: the sums up to it (row 0 of the padded sums is "none yet").
         at = np.array(ends) - start
@@ -210,6 +227,7 @@ class ShuffleWatch:
         following = (chained @ _SELECT)[np.arange(len(ends)), ways]
         self._logs = (logs[-1], chained[-1], float(bests[-1]))
         self._cut = ends[-1]
+        del self._rows[: ends[-1] - start]  # in the evidence now
         return [
             ShuffleTest(end, int(follow), float(evidence))
             for end, follow, evidence in zip(ends, following, bests, strict=True)
@@ -245,16 +263,21 @@ def _card_logs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def rounds_tests(rounds: Iterable[Iterable[int]], decks: int = DEFAULT_DECKS) -> list[ShuffleTest]:
     """The test at the end of each of a shoe's rounds, each the indices of its cards in dealt
     order (the evidence of all of them reckoned at once)."""
+    return _watched(rounds, decks)[1]
+
+
+def _watched(rounds: Iterable[Iterable[int]], decks: int) -> tuple[ShuffleWatch, list[ShuffleTest]]:
+    """A watch fed ``rounds`` from the shoe's start, and its test at each round's end."""
     watch, ends = ShuffleWatch(decks), []
     for cards in rounds:
         ends.append(watch.see(cards).cards)
-    return watch.checkpoints(ends)
+    return watch, watch.checkpoints(ends)
 
 
 #: Watches of shoes tested lately, by (decks, the cards seen), each with its last test: a shoe's
 #: next round goes on from its watch instead of following the chains again from the first card.
 _LATELY: OrderedDict[tuple[int, bytes], tuple[ShuffleWatch, ShuffleTest]] = OrderedDict()
-#: The shoes kept (about 25 KB each, for a shoe's first 16 rounds).
+#: The shoes kept (a few KB each: a watch keeps no card already in its evidence).
 LATELY_KEPT = 128
 
 
@@ -272,10 +295,7 @@ def last_round_tests(
         watch, previous = found[0].copy(), found[1]
         test = watch.see(rounds[-1]).checkpoint()
     else:
-        watch, ends = ShuffleWatch(decks), []
-        for cards in rounds:
-            ends.append(watch.see(cards).cards)
-        *earlier, test = watch.checkpoints(ends)
+        watch, (*earlier, test) = _watched(rounds, decks)
         previous = earlier[-1] if earlier else None
     _LATELY[(decks, before + bytes(rounds[-1]))] = (watch, test)
     while len(_LATELY) > LATELY_KEPT:
