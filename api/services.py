@@ -34,6 +34,7 @@ from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
 from api.storage.lobbystore import Lobby
 from api.storage.memo import Memo
+from api.storage.paytablestore import PayTableStore
 from api.storage.publishing import PublishingSession
 from api.storage.readcache import ReadCache
 from api.storage.rounds import RoundStore
@@ -104,9 +105,9 @@ class Services:
         record = Record.build(settings, transport, keys) if settings.recording else None
         cold = record.cold if record is not None else None
         states = ShoeStates(transport, keys, settings.state_ttl, cold)
-        lobby = Lobby(
-            transport, keys.lobby, TileRebuild(transport, keys.lobby, states, settings.rarity_hands)
-        )
+        paytables = PayTableStore(transport, keys.lobby)
+        rebuild = TileRebuild(transport, keys.lobby, states, settings.rarity_hands, paytables)
+        lobby = Lobby(transport, keys.lobby, rebuild)
         at = clock(settings.recording)
         integrity = (
             IntegrityApply(keys.integrity, settings.integrity_index, settings.recording)
@@ -124,7 +125,7 @@ class Services:
             hands=settings.rarity_hands,
         )
         rounds.publish.chances  # noqa: B018 - summed now (half a second), not at the first write
-        tables = Tables(transport, keys, versions, lobby, at, cold)
+        tables = Tables(transport, keys, versions, lobby, at, paytables, cold)
         integrity_store = IntegrityStore(transport, keys.integrity)
         frame_stream = FrameStream(transport, keys.lobby, clients.blocking)
         framer = FrameBuilder(lobby, frame_stream, frame_ms=settings.frame_ms)

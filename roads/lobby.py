@@ -17,6 +17,7 @@ from typing import Any
 from roads.goodroads import good_roads_of
 from roads.odds import edge_of, favourable_bets
 from roads.patterns import PATTERNS, Pattern
+from roads.paytables import PayTable
 from roads.rarity import LobbyFigures
 from roads.scorecard import Scorecard
 from roads.tileroads import tile_roads
@@ -74,7 +75,7 @@ def streaks(
 
 def summary(
     scorecard: Scorecard,
-    variant: str = "standard",
+    variant: str | PayTable = "standard",
     odds: Mapping[str, Any] | None = None,
     figures: LobbyFigures | None = None,
 ) -> dict[str, Any]:

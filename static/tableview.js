@@ -3,7 +3,7 @@
 // The roads document is read once and kept current by its table's road patches, the odds by the
 // same events (the client's TableFeed); the roads are drawn here as SVG: no request a round.
 import { askCell, documentCells, roadSvgElement, TableFeed } from "/client/index.js";
-import { current, number, percent, t } from "./i18n.js";
+import { betName, current, number, percent, t } from "./i18n.js";
 import { describeRoad, el, roadName } from "./tiles.js";
 
 // The roads in the order they are laid out, and the columns each shows: on a phone, where they
@@ -144,8 +144,9 @@ export class TableView {
       el("div", { className: "stat" }, el("b", { textContent: value }), el("span", { textContent: `${t(label)} · ${note}` }))));
   }
 
-  // Every bet the table's variant offers (the service answers those only: no Super 6 on a
-  // standard or speed table), the ones above 100% marked.
+  // Every bet the table's pay table offers, in its order (the service answers those only: no
+  // Super 6 on a standard or speed table), the ones above 100% marked. A bet of a pay table of
+  // the operator's own that the catalogue does not name shows as the pay table spells it.
   renderOdds(odds) {
     const favourable = new Set(odds.favourable);
     const p = odds.probabilities;
@@ -155,6 +156,6 @@ export class TableView {
     $("#tv-odds").replaceChildren(...Object.entries(odds.rtp).map(([bet, rtp]) =>
       el("div", { className: `stat${favourable.has(bet) ? " favourable" : ""}` },
         el("b", { textContent: percent(rtp) }),
-        el("span", { textContent: `${t(`bet.${bet}`)} · ${t("odds.return")}` }))));
+        el("span", { textContent: `${betName(bet)} · ${t("odds.return")}` }))));
   }
 }

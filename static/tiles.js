@@ -3,7 +3,7 @@
 // the bets above 100%. Everything is said in words too, for screen readers. The road is drawn
 // here as SVG from the cells the tile carries (the lobby's frames keep them): no request.
 import { roadSvgElement, TILE_COLUMNS, tileCells } from "/client/index.js";
-import { percent, rarity, t } from "./i18n.js";
+import { betName, percent, rarity, t, variantName } from "./i18n.js";
 
 // Columns a tile shows of its road: all the tile carries (every road's cells are the same size).
 export const TILE_COLS = TILE_COLUMNS;
@@ -101,13 +101,13 @@ export function tileNode(tile, view, labels = null) {
       textContent: text,
     }));
   const edges = Object.entries(tile.edge ?? {}).map(([bet, rtp]) =>
-    el("span", { className: "tag edge", title: t("edge.title"), textContent: `${t(`bet.${bet}`)} ${percent(rtp)}` }));
+    el("span", { className: "tag edge", title: t("edge.title"), textContent: `${betName(bet)} ${percent(rtp)}` }));
 
   const node = el("article", { className: `tile${watched.length ? " gold" : ""}${favourite ? " favourite" : ""}` },
     el("div", { className: "tile-head" },
       el("h3", {}, open),
       star,
-      el("span", { className: "variant", textContent: t(`variant.${tile.variant}`) }),
+      el("span", { className: "variant", textContent: variantName(tile.variant) }),
       el("span", { className: "muted", textContent: t("tile.rounds", { n: tile.rounds_played }) })),
     picture,
     el("div", { className: "tile-foot" }, recentResults(tile.recent), runBadge(road, tile.streaks)),

@@ -22,6 +22,7 @@ from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
 from api.storage.lobbystore import Lobby
 from api.storage.memo import Memo
+from api.storage.paytablestore import PayTableStore
 from api.storage.readcache import ReadCache
 from api.storage.rounds import RoundStore
 from api.storage.states import ShoeStates
@@ -130,7 +131,9 @@ def build_parts(
         integrity=apply,
     )
     lobby = Lobby(transport, keys.lobby)
-    tables = Tables(transport, keys, versions, lobby, at, cold)
+    tables = Tables(
+        transport, keys, versions, lobby, at, PayTableStore(transport, keys.lobby), cold
+    )
     reads = ReadCache(
         transport,
         keys,

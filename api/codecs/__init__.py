@@ -13,6 +13,7 @@ writes it too, the script's side of it beside the Python side):
 - :mod:`.feedevents`: an event of the live feed, from its stream entry to the text each channel
   sends;
 - :mod:`.tiles`: a table's lobby tile, and the lobby's answers made of tiles;
+- :mod:`.paytables`: a pay table as the service stores and logs it;
 - :mod:`.studioevents`: what the studio reports between rounds, its rules and its event;
 - :mod:`.shoefacts`: what the studio reported of a shoe that the integrity watch uses (new decks,
   the cut card's last round), as the lobby keeps it, and the alerts it changes;

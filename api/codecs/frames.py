@@ -29,7 +29,8 @@ each next frame in order; a delta names only what changed since the frame before
   the client then keeps the newest :data:`roads.tileroads.TILE_COLUMNS` columns (``from`` moves
   on, and the extras before it go). ``roads`` whole instead when it changed otherwise;
 - any other field (``shoe``, ``version``, ``rounds_played``, ``edge``, ``name``, ``variant``,
-  ``limits``, ``status``, ``status_until``, ``status_reason``): its new value whole;
+  ``next_variant``, ``limits``, ``status``, ``status_until``, ``status_reason``): its new value
+  whole;
 - ``{"tile": {...}}``: a table new to the lobby, whole; ``{"retired": true}``: gone from it.
 
 :func:`apply` is the client's side, in Python (the tests, and the reference for

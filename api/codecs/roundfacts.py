@@ -58,11 +58,18 @@ class RoundFacts:
     dealer: dict[str, str] | None = None  # {"id", "name"?}
     burned: tuple[str, ...] = ()  # cards burned after the round
     burn_ids: tuple[str, ...] = ()  # the report ids those burns came with
+    paytable: str | None = None  # the name of the pay table the round was priced under
 
     def fields(self) -> dict[str, Any]:
-        """The facts as a record holds them: the known ones, in :data:`NAMES`' order, then the
-        cards burned after the round and the report ids they came with (when there are any)."""
-        found = {"game_id": self.game_id, "dealt_at": self.dealt_at, "dealer": self.dealer}
+        """The facts as a record holds them: the known ones, in :data:`NAMES`' order, the pay
+        table the round was priced under, then the cards burned after the round and the report
+        ids they came with (when there are any)."""
+        found = {
+            "game_id": self.game_id,
+            "dealt_at": self.dealt_at,
+            "dealer": self.dealer,
+            "paytable": self.paytable,
+        }
         known = {name: value for name, value in found.items() if value is not None}
         if self.burned:
             known[BURNED] = list(self.burned)
@@ -97,7 +104,12 @@ def in_record(record: dict[str, Any]) -> RoundFacts:
     """The facts a stored record holds (none for a record stored before they were kept)."""
     burned, ids = tuple(record.get(BURNED) or ()), tuple(record.get(BURN_IDS) or ())
     return RoundFacts(
-        record.get("game_id"), record.get("dealt_at"), record.get("dealer"), burned, ids
+        record.get("game_id"),
+        record.get("dealt_at"),
+        record.get("dealer"),
+        burned,
+        ids,
+        record.get("paytable"),
     )
 
 

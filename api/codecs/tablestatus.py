@@ -72,10 +72,13 @@ def status_report(table: str, fields: dict[str, Any]) -> dict[str, Any]:
 
 def tile_fields(entry: dict[str, Any], stored_status: bytes | str | None) -> dict[str, Any]:
     """What a tile holds of the table beyond its shoe: its registry entry (``name``,
-    ``variant``), its ``limits`` (``None`` when it has none) and its status fields."""
+    ``variant``: the pay table in force, and ``next_variant``: the one waiting for the next
+    shoe, ``None`` for none: a field a frame's delta names is always there), its ``limits``
+    (``None`` when it has none) and its status fields."""
     return {
         "name": entry["name"],
         "variant": entry["variant"],
+        "next_variant": entry.get("next_variant"),
         "limits": entry.get("limits"),
         **decode_status(stored_status),
     }

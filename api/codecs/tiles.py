@@ -50,10 +50,18 @@ EMPTY: dict[str, Any] = {
 }
 
 
-def registry_entry(name: str, variant: str, limits: dict[str, Any] | None = None) -> str:
-    """A table's entry in the lobby's registry (``{lobby}:tables``); ``limits`` only when it
-    has some (an entry without them is a table without limits)."""
+def registry_entry(
+    name: str,
+    variant: str,
+    limits: dict[str, Any] | None = None,
+    next_variant: str | None = None,
+) -> str:
+    """A table's entry in the lobby's registry (``{lobby}:tables``): ``variant`` the pay table
+    in force; ``limits`` only when it has some (an entry without them is a table without
+    limits), ``next_variant`` only when a pay table waits for the next shoe."""
     entry: dict[str, Any] = {"name": name, "variant": variant}
+    if next_variant is not None:
+        entry["next_variant"] = next_variant
     if limits:
         entry["limits"] = limits
     return dumps_text(entry)

@@ -26,14 +26,19 @@ local function log_burn(meta_key, log_key, at, by, shoe, number, version, record
   log_write(meta_key, log_key, at, by, 'burn', 'shoe', shoe, 'number', number,
     'version', version, 'record', record)
 end
--- A table named, its variant set; limits: its limits (JSON), '' for none (not logged then).
-local function log_table(meta_key, log_key, at, by, name, variant, limits)
-  if limits == '' then
-    log_write(meta_key, log_key, at, by, 'table', 'name', name, 'variant', variant)
-  else
-    log_write(meta_key, log_key, at, by, 'table', 'name', name, 'variant', variant,
-      'limits', limits)
+-- A table named, its pay table (variant) set; limits: its limits (JSON), '' for none;
+-- paytable: the pay table's document (JSON), '' for a preset; applies: 'next_shoe' when it waits
+-- for the next shoe, '' when it applies at once (neither logged when '').
+local function log_table(meta_key, log_key, at, by, name, variant, limits, paytable, applies)
+  local fields = {'name', name, 'variant', variant}
+  for _, field in ipairs({{'limits', limits}, {'paytable', paytable or ''},
+      {'applies', applies or ''}}) do
+    if field[2] ~= '' then
+      fields[#fields + 1] = field[1]
+      fields[#fields + 1] = field[2]
+    end
   end
+  log_write(meta_key, log_key, at, by, 'table', unpack(fields))
 end
 -- An event the studio reported between rounds (JSON: api/codecs/studioevents.py).
 local function log_studio(meta_key, log_key, at, by, event)

@@ -11,7 +11,9 @@ the service made itself without one) and ``kind``, then by kind:
   ``opens`` (``1`` when it opened the shoe);
 - ``correction``, ``void`` and ``burn`` (cards burned after the round, in its record):
   ``shoe``, ``number``, ``version``, ``record``;
-- ``table``: ``name``, ``variant``, and ``limits`` (JSON) when the table has some;
+- ``table``: ``name``, ``variant`` (the pay table's name), ``limits`` (JSON) when the table has
+  some, ``paytable`` (the pay table's document, :mod:`api.codecs.paytables`) when it is not a
+  preset, and ``applies`` (``next_shoe``) when it waits for the table's next shoe;
 - ``studio``: ``event``, what the studio reported between rounds (JSON,
   :mod:`api.codecs.studioevents`);
 - ``retire``: ``versions`` (``shoe=version,...``, each shoe's version raised by retiring).
@@ -89,6 +91,17 @@ class LoggedWrite(NamedTuple):
     def variant(self) -> str:
         """The variant a ``table`` write set."""
         return self.fields["variant"]
+
+    @property
+    def paytable(self) -> str | None:
+        """The document of the pay table a ``table`` write set, as its JSON text (``None``: a
+        preset's, named by :attr:`variant`)."""
+        return self.fields.get("paytable") or None
+
+    @property
+    def applies(self) -> str | None:
+        """``next_shoe`` when a ``table`` write's pay table waits for the next shoe."""
+        return self.fields.get("applies") or None
 
     @property
     def limits(self) -> str | None:

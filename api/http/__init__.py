@@ -1,7 +1,8 @@
 """The HTTP layer: the endpoints, their request and response schemas, JSON errors and the keys.
 
 - one module per resource: :mod:`.rounds` (ingest and a shoe's rounds), :mod:`.roads` (the
-  scorecards), :mod:`.images` (their pictures), :mod:`.odds`, :mod:`.tables`, :mod:`.archive`
+  scorecards), :mod:`.images` (their pictures), :mod:`.odds`, :mod:`.paytables` (the presets
+  and the deployment's own), :mod:`.tables`, :mod:`.archive`
   (retired tables), :mod:`.historyviews` (a table's past from the record), :mod:`.gameviews`
   (rounds by game id, a table's last games, its rounds by day, every table's exported),
   :mod:`.checkpoints` (the record's latest signed checkpoint), :mod:`.rarity`,
@@ -10,7 +11,8 @@
   JavaScript client);
 - their schemas: :mod:`.requests`, :mod:`.responses`, :mod:`.historyschemas`,
   :mod:`.lobbyschemas`, :mod:`.rarityschemas`, :mod:`.integrityschemas`,
-  :mod:`.tableschemas`, :mod:`.gameschemas`; their field types, :mod:`.fieldtypes`;
+  :mod:`.tableschemas`, :mod:`.paytableschemas`, :mod:`.gameschemas`; their field types,
+  :mod:`.fieldtypes`;
   :mod:`.querynumbers` (a query's numbers, as plain decimal text only);
   :mod:`.openapi` (what the document says beyond the fields); :mod:`.catalogues` (the page's
   language catalogues, as the API names the patterns from them);
@@ -60,6 +62,7 @@ from api.http import (
     misdirected,
     odds,
     pages,
+    paytables,
     rarity,
     rounds,
     tables,
@@ -98,6 +101,7 @@ def register(app: Flask) -> RoadsApi:
         roads_views.blp,
         images.blp,
         odds.blp,
+        paytables.blp,
         feedviews.blp,
         archive.blp,
         historyviews.blp,

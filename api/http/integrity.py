@@ -33,7 +33,6 @@ from api.storage.integrity.watchstore import utc_day
 from roads import Scorecard
 from roads.integrity.drift import ALERT, FALSE_DISCOVERY, MIN_ROUNDS
 from roads.integrity.shoewatch import WatchSettings, shoe_report
-from roads.variants import BETS, OFFERED
 
 blp = Blueprint("integrity", __name__, description="The integrity watch, for operators.")
 
@@ -63,6 +62,7 @@ def table_integrity(table):
         abort(404, message=f"no table {table}")
     found = [alert.as_dict() for alert in svc.integrity.findings(table)]
     reported = svc.lobby.shoe_facts(table)
+    offered = svc.tables.paytables.resolve(info["variant"]).offered
     shoes = []
     for shoe in reversed(info["shoes"][-SHOES:]):
         try:
@@ -79,7 +79,7 @@ def table_integrity(table):
                 "shoe": shoe,
                 "current": shoe == info.get("current_shoe"),
                 "checks": with_facts(
-                    shoe_report(scorecard, settings, OFFERED.get(info["variant"], BETS)),
+                    shoe_report(scorecard, settings, offered),
                     facts_of(reported, shoe),
                 ),
                 "findings": alerts,

@@ -103,7 +103,14 @@ TileStreaksSchema = streaks_schema(TileRunsSchema, "TileStreaks")
 class TileSchema(ma.Schema):
     table = fields.String(required=True)
     name = fields.String(required=True)
-    variant = fields.String(required=True)
+    variant = fields.String(
+        required=True, metadata={"description": "The pay table in force (GET /v1/paytables)."}
+    )
+    next_variant = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The pay table from the next shoe's first round (null: none)."},
+    )
     limits = fields.Nested(
         LimitsSchema,
         allow_none=True,

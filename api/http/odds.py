@@ -32,10 +32,10 @@ def odds(table, shoe=None):
     favour the player now (return above 100%). Fractions, not percentages. Needs a read key
     unless the odds are public (``ROADS_PUBLIC_ODDS``)."""
     shoe = shoe or current_shoe(table)
-    variant = services().tables.variant(table)
+    paytable = services().tables.paytable(table)
     return shoe_answer(
         table,
         shoe,
-        f"odds:{variant}",
-        lambda scorecard: {**shoe_odds(scorecard, variant), "note": BURN_NOTE},
+        f"odds:{paytable.name}",  # a name is one pay table for ever
+        lambda scorecard: {**shoe_odds(scorecard, paytable), "note": BURN_NOTE},
     )

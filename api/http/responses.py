@@ -7,9 +7,9 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.http.paytableschemas import PayTableSchema
 from api.http.tableschemas import LimitsSchema
 from roads.lobby import LOBBY_ROADS
-from roads.variants import BETS, OFFERED
 
 
 class DealerOutSchema(ma.Schema):
@@ -36,9 +36,11 @@ class RoundRecordSchema(ma.Schema):
         metadata={"description": "RFC 3339: when it was dealt (as reported, else received)."}
     )
     dealer = fields.Nested(DealerOutSchema, metadata={"description": "Who dealt it."})
+    paytable = fields.String(metadata={"description": "The pay table it was priced under."})
     burned = fields.List(
         fields.String(), metadata={"description": "Cards burned after it (POST .../studio)."}
     )
+    burn_ids = fields.List(fields.String(), metadata={"description": "Their report ids."})
     version = fields.Integer(
         required=True, metadata={"description": "Shoe version it was written at."}
     )
@@ -131,7 +133,13 @@ class HistorySchema(ma.Schema):
 class TableSchema(ma.Schema):
     table = fields.String(required=True)
     name = fields.String(required=True)
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, metadata={"description": "The pay table in force."})
+    next_variant = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The pay table from the next shoe's first round (null: none)."},
+    )
+    paytable = fields.Nested(PayTableSchema, required=True)
     limits = fields.Nested(LimitsSchema, allow_none=True, required=True)
     current_shoe = fields.String(allow_none=True, required=True)
     version = fields.Integer(required=True)
@@ -280,14 +288,6 @@ class ProbabilitiesSchema(ma.Schema):
     banker_bonus = fields.Nested(BonusOutcomesSchema, required=True)
 
 
-# One return per bet the table's variant offers (roads.variants.OFFERED: its preset pay table's
-# bets; Player, Banker and Tie on every table), each a fraction (0.9894).
-ReturnsSchema = ma.Schema.from_dict(
-    {bet: fields.Float(required=all(bet in bets for bets in OFFERED.values())) for bet in BETS},
-    name="ReturnsSchema",
-)
-
-
 class ShoeRefSchema(ma.Schema):
     table = fields.String(required=True)
     shoe = fields.String(required=True)
@@ -329,10 +329,14 @@ class OddsSchema(ShoeRefSchema):
     )
     cards_left = fields.Nested(CardsLeftSchema, required=True)
     probabilities = fields.Nested(ProbabilitiesSchema, required=True)
-    rtp = fields.Nested(
-        ReturnsSchema,
+    rtp = fields.Dict(
+        keys=fields.String(),
+        values=fields.Float(),
         required=True,
-        metadata={"description": "Expected return per unit staked, stake included (0.9894)."},
+        metadata={
+            "description": "Each bet of the table's pay table (its own names, in its order): the "
+            "expected return per unit staked, stake included (0.9894)."
+        },
     )
     favourable = fields.List(
         fields.String(), required=True, metadata={"description": "Bets with a return above 1."}

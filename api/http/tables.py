@@ -10,6 +10,7 @@ from api.http.answers import dumps, etag_of, json_response, not_modified, servic
 from api.http.archive import archive_path
 from api.http.auth import SECURITY, key_name, require_ingest_key
 from api.http.parsing import BodyParser
+from api.http.paytableschemas import requested
 from api.http.responses import ErrorSchema, RetiredSchema, TableSchema
 from api.http.tableschemas import (
     StatusInSchema,
@@ -20,8 +21,10 @@ from api.http.tableschemas import (
     limits_rule,
     status_rule,
 )
+from api.storage.paytablestore import PayTableTaken
+from roads.paytables import PayTableError
 
-blp = Blueprint("tables", __name__, description="Tables: name, variant, current shoe.")
+blp = Blueprint("tables", __name__, description="Tables: name, pay table, current shoe.")
 blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 
 
@@ -29,21 +32,36 @@ blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 @require_ingest_key
 @blp.arguments(TableInSchema(), error_status_code=400)
 @blp.response(200, TableSchema)
-@blp.alt_response(422, schema=ErrorSchema, description="A limit's min above its max.")
+@blp.alt_response(
+    422, schema=ErrorSchema, description="Limits' min above max; an unpriceable pay table."
+)
+@blp.alt_response(409, schema=ErrorSchema, description="A pay table under another's name.")
 @blp.doc(security=SECURITY)
 def put_table(body, table):
-    """Name a table and set its variant and limits.
+    """Name a table and set its pay table and limits.
 
-    The variant is a preset pay table: ``standard``, ``no_commission``, ``speed``,
-    ``ez_baccarat``, ``lucky_6``, ``super_6_12`` or ``asian``. ``limits`` (the table's, and
-    each bet's own) show on its lobby tile, and ``GET /v1/tables?stake=`` picks tables by them;
-    a table named without them has none. A retired table is back."""
+    ``paytable`` names a pay table (a preset: ``GET /v1/paytables``) or is a whole one of the
+    table's own, kept under its name (a name is one pay table for ever: another pay table under
+    a taken name is a 409). Every return, edge and side-bet alert of the table is priced under
+    it. While the table has a current shoe, a new pay table applies from the next shoe's first
+    round (``next_variant`` until then) unless ``now``; each round's record names the pay table
+    it was priced under. ``limits`` (the table's, and each bet's own) show on its lobby tile, and
+    ``GET /v1/tables?stake=`` picks tables by them; a table named without them has none. A
+    retired table is back. 422 for a pay table the engine cannot price, naming what."""
+    svc = services()
     limits = body.get("limits")
     broken = limits_rule(limits)
     if broken is not None:
         abort(422, message=broken)
-    services().tables.put(table, body["name"], body["variant"], key_name(), limits)
-    return services().tables.get(table)
+    try:
+        paytable = requested(body, svc.tables.paytables.resolve)
+    except PayTableError as error:
+        abort(422, message=str(error))
+    try:
+        svc.tables.put(table, body["name"], paytable, key_name(), limits, now=body["now"])
+    except PayTableTaken as taken:
+        abort(409, message=str(taken))
+    return svc.tables.get(table)
 
 
 @blp.route("/v1/tables/<id:table>/status", methods=["PUT"])

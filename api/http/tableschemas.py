@@ -1,4 +1,4 @@
-"""What a table is set up with and what the studio reports of it: its name, variant and limits
+"""What a table is set up with and what the studio reports of it: its name, pay table and limits
 (``PUT /v1/tables/{table}``), its status (``PUT /v1/tables/{table}/status``) and what happens
 between rounds (``POST /v1/tables/{table}/studio``), with the answers to the latter two. The
 rules of the status are :mod:`api.codecs.tablestatus`'s, of the studio's events
@@ -14,7 +14,15 @@ from marshmallow import fields, validate
 
 from api.codecs.studioevents import KINDS, MOST_BURNED
 from api.codecs.tablestatus import STATUSES, UNTIL_AHEAD, UNTIL_PAST, UNTIL_REQUIRED
-from api.http.fieldtypes import Rfc3339, StrictInteger, StrictNumber, Text, displayed
+from api.http.fieldtypes import (
+    Rfc3339,
+    StrictBoolean,
+    StrictInteger,
+    StrictNumber,
+    Text,
+    displayed,
+)
+from api.http.paytableschemas import PayTableChoice
 from api.http.requests import CARD, ID, game_id_form
 from roads import VARIANTS
 from roads.variants import BETS
@@ -63,7 +71,18 @@ class TableInSchema(ma.Schema):
         required=True,
         validate=[validate.Length(min=1, max=100), displayed("name")],
     )
-    variant = Text(load_default="standard", validate=validate.OneOf(VARIANTS))
+    paytable = PayTableChoice()
+    variant = Text(
+        validate=validate.OneOf(VARIANTS),
+        metadata={"description": "A preset's name, as paytable (the older name of the field)."},
+    )
+    now = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "true: a new pay table applies at once, from the current shoe's next "
+            "round; else, while the table has a current shoe, from the next shoe's first round."
+        },
+    )
     limits = fields.Nested(
         LimitsSchema,
         metadata={"description": "The table's limits; left out, the table has none."},

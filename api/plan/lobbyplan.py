@@ -14,6 +14,7 @@ from api.codecs.tiles import encode_summary
 from api.plan.roadevents import TableEvent, encode_event
 from roads import Scorecard
 from roads.lobby import RoadShape, run_changes, summary
+from roads.paytables import PayTable
 from roads.rarity import LobbyFigures
 
 
@@ -22,7 +23,7 @@ def rebuilt_summary(
     version: int,
     scorecard: Scorecard,
     *,
-    variant: str,
+    variant: str | PayTable,
     figures: LobbyFigures | None = None,
 ) -> str:
     """The stored tile summary of a shoe left at ``version`` with ``scorecard``, as a write that
@@ -36,7 +37,7 @@ def lobby_update(
     version: int,
     scorecard: Scorecard,
     *,
-    variant: str,
+    variant: str | PayTable,
     odds: dict[str, Any] | None = None,
     before: dict[str, Any] | None,
     events: Iterable[TableEvent],

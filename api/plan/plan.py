@@ -9,6 +9,7 @@ from api.codecs.lobbyupdate import LobbyUpdate
 from api.codecs.roundfacts import NONE_BURNED, BurnedBefore
 from api.plan.roadevents import TableEvent
 from roads import Scorecard
+from roads.paytables import PayTable
 from roads.shoe import ShoeHead
 
 Kind = Literal["round", "correction", "void", "burn"]
@@ -16,15 +17,25 @@ Kind = Literal["round", "correction", "void", "burn"]
 
 @dataclass(frozen=True, slots=True)
 class Base:
-    """What an append is computed from: the shoe's head, its version, the table's variant and the
-    shoe's scorecard (the plan adds its round to it, in place); and, for a shoe's first round,
-    the cards reported burned before it (the round takes them)."""
+    """What an append is computed from: the shoe's head, its version, the name of the pay table
+    its rounds are priced under (``variant``) and the shoe's scorecard (the plan adds its round
+    to it, in place); for a shoe's first round, the cards reported burned before it (the round
+    takes them). ``paytable``: that pay table, when it is not a preset (``None``: the preset
+    ``variant`` names). ``promotes``: for a shoe's first round under a pay table that waited for
+    it, the lobby's registry entry once it is in force (``""``: none waited)."""
 
     head: ShoeHead
     version: int
     variant: str
     scorecard: Scorecard
     burned: BurnedBefore = NONE_BURNED
+    paytable: PayTable | None = None
+    promotes: str = ""
+
+    @property
+    def priced(self) -> str | PayTable:
+        """What the shoe's odds are priced under: the pay table, or the preset's name."""
+        return self.paytable if self.paytable is not None else self.variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +59,9 @@ class Write:
     # A shoe's first round: the cards burned before it as the table's meta kept them, which the
     # round took (or refused); the commit compares them with the meta's.
     burned_before: str = ""
+    # A shoe's first round under a pay table that waited for it: the lobby's registry entry once
+    # it is in force (the commit compares it with the meta's and puts the pay table in force).
+    promotes: str = ""
 
     @property
     def version(self) -> int:

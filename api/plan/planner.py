@@ -23,6 +23,7 @@ from roads.delta import Tails
 from roads.errors import ShoeError
 from roads.integrity.shoewatch import WatchSettings
 from roads.odds import shoe_odds
+from roads.paytables import PayTable
 from roads.rarity import LobbyFigures
 from roads.shoe import ShoeHead
 
@@ -87,6 +88,7 @@ def plan_append(
     hold them and the round too, the round wins (the dealer's cards are the truth): they are
     dropped, and the watch names them (``impossible_cards``, ``burn_refused``)."""
     scorecard = base.scorecard
+    facts = replace(facts, paytable=base.variant)  # the pay table the round is priced under
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
     refused: tuple[str, ...] = ()
@@ -100,7 +102,11 @@ def plan_append(
         "round", table, shoe, number, round, base.version + 1, scorecard, tails=tails, facts=facts
     )
     streaks = tails.small.streaks_dict() if tails else None
-    plan = _plan(change, base.head, base.variant, streaks, watch, figures=figures, refused=refused)
+    plan = _plan(change, base.head, base.priced, streaks, watch, figures=figures, refused=refused)
+    if base.promotes:
+        plan = replace(
+            plan, promotes=base.promotes, lobby=replace(plan.lobby, registry=base.promotes)
+        )
     if not base.burned.cards:
         return plan
     return replace(plan, burned_before=burned_before_text(shoe, base.burned))
@@ -115,7 +121,7 @@ def plan_rewrite(
     new: Round,
     *,
     version: int,
-    variant: str,
+    variant: str | PayTable,
     watch: WatchSettings | None = None,
     figures: LobbyFigures | None = None,
     facts: RoundFacts = NO_FACTS,
@@ -142,7 +148,7 @@ def plan_rewrite(
 def _plan(
     change: Change,
     head: ShoeHead | None,
-    variant: str,
+    variant: str | PayTable,
     streaks: dict[str, Any] | None,
     watch: WatchSettings | None,
     watch_part: str = "",
@@ -178,7 +184,7 @@ def _plan(
         number=change.number,
         base_version=change.version - 1,
         head=head,
-        variant=variant,
+        variant=variant if isinstance(variant, str) else variant.name,
         record=record_of(change.number, change.round, change.version, change.facts),
         state=scorecard.to_bytes(),
         scorecard=scorecard,

@@ -19,6 +19,7 @@ the form the lobby script writes to the event stream as separate fields
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from api.codecs.feedevents import encode_data, encode_patch
@@ -39,7 +40,8 @@ def round_data(
     table: str, shoe: str, version: int, number: int, round: Round, facts: RoundFacts = NO_FACTS
 ) -> dict[str, Any]:
     """What every ``round``, ``void`` and ``correction`` event says, whatever its channel: with
-    the round's own facts when it has them (:mod:`api.codecs.roundfacts`)."""
+    the round's own facts when it has them (:mod:`api.codecs.roundfacts`), but its pay table
+    (the event's odds name it; the record keeps it)."""
     return {
         "table": table,
         "shoe": shoe,
@@ -47,7 +49,7 @@ def round_data(
         "round": number,
         "result": round.result,
         "void": round.void,
-        **facts.fields(),
+        **replace(facts, paytable=None).fields(),
     }
 
 

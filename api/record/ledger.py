@@ -288,6 +288,10 @@ class Ledger:
                     entry |= {"name": write.name, "variant": write.variant}
                     if write.limits is not None:  # a table without keeps its chain's old form
                         entry["limits"] = write.limits  # their JSON text
+                    if write.paytable is not None:  # a pay table of the deployment's own
+                        entry["paytable"] = write.paytable  # its JSON text, as the limits'
+                    if write.applies is not None:
+                        entry["applies"] = write.applies
                     row.name, row.variant = write.name, write.variant
                     row.retired = False
                 elif write.kind == "studio":

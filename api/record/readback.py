@@ -31,12 +31,14 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from api.codecs import paytables
 from api.codecs.jsontext import dumps_text, loads
 from api.codecs.records import round_of
 from api.record.ledger import SHOE_KINDS, outcome
 from api.storage.coldshoes import RecordTampered
 from roads import MAX_ROUNDS, VARIANTS
 from roads.chain import GENESIS, LINK_FIELDS, link
+from roads.paytables import PayTableError
 
 TABLE_KINDS = ("table", "studio", "retire")
 RESULTS = ("B", "P", "T")
@@ -59,7 +61,9 @@ RECORD_ORDER = (
     "game_id",  # a round's own facts (api.codecs.roundfacts), when it has them
     "dealt_at",
     "dealer",
+    "paytable",
     "burned",
+    "burn_ids",
     "version",
 )
 
@@ -100,6 +104,7 @@ class TableChain(NamedTuple):
     variant: str
     retirements: list[tuple[int, dict[str, int]]]
     limits: dict[str, Any] | None = None
+    paytable: str | None = None  # the document of a pay table not a preset (its JSON text)
 
 
 def checked(
@@ -146,11 +151,12 @@ def _limits(table: str, entry: dict[str, Any]) -> dict[str, Any] | None:
 
 def table_chain(table: str, rows: list[Row]) -> TableChain:
     """The table's own writes, checked from ``GENESIS``."""
-    name, variant, retirements, limits = None, "standard", [], None
+    name, variant, retirements, limits, paytable = None, "standard", [], None, None
     for entry in checked(table, "", rows, GENESIS, TABLE_KINDS):
         if entry["kind"] == "table":
             name, variant = entry.get("name"), entry.get("variant", "standard")
-            if not (name is None or isinstance(name, str)) or variant not in VARIANTS:
+            paytable = entry.get("paytable")
+            if not (name is None or isinstance(name, str)) or not _priced(variant, paytable):
                 raise _malformed(table, "", entry, "names no table")
             limits = _limits(table, entry)
         elif entry["kind"] == "studio":
@@ -161,7 +167,17 @@ def table_chain(table: str, rows: list[Row]) -> TableChain:
             if not isinstance(versions, dict) or not all(map(_whole, versions.values())):
                 raise _malformed(table, "", entry, "raises no shoe's version")
             retirements.append((entry["number"], versions))
-    return TableChain(name, variant, retirements, limits)
+    return TableChain(name, variant, retirements, limits, paytable)
+
+
+def _priced(variant: Any, paytable: Any) -> bool:
+    """Whether a ``table`` write names a pay table: a preset, or the document it carries."""
+    if paytable is None:
+        return variant in VARIANTS
+    try:
+        return isinstance(paytable, str) and paytables.decode(paytable).name == variant
+    except (ValueError, PayTableError):
+        return False
 
 
 def summary_of(table: str, shoe: str, rows: list[Row], first_prev: str) -> Summary:

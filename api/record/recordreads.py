@@ -88,6 +88,7 @@ class TableRecord(NamedTuple):
     recorded: int
     shoes: list[str]  # oldest first
     limits: dict[str, Any] | None = None
+    paytable: str | None = None  # the document of a pay table not a preset (its JSON text)
 
 
 class ShoeRecord(NamedTuple):
@@ -250,7 +251,9 @@ class RecordReads:
             )
         current, recorded = row
         names = [shoe for (shoe,) in shoes]
-        return TableRecord(own.name, own.variant, current, retired, recorded, names, own.limits)
+        return TableRecord(
+            own.name, own.variant, current, retired, recorded, names, own.limits, own.paytable
+        )
 
     def rounds(self, table: str, shoe: str, *, writing: bool = False) -> ShoeRecord | None:
         """The shoe's version and each round's latest record (a correction's or a void's),

@@ -10,6 +10,7 @@ from them, reached through one door.
   Python wrapper (the formats they read and write are :mod:`api.codecs`');
 - :mod:`.rounds` (with :mod:`.states`): what a write is computed from, committing a write's plan
   (:mod:`api.plan`), a shoe's history; :mod:`.tables`, :mod:`.lobbystore`: tables and the lobby;
+  :mod:`.paytablestore`: the deployment's own pay tables, by name;
   :mod:`.tilerebuild`: a tile stored in an older format made again from its shoe's rounds;
 - :mod:`.readcache` (with :mod:`.memo`): every answer built from a shoe, found or built once;
 - :mod:`.versionfeed`, :mod:`.eventstream`, :mod:`.publishing`, :mod:`.framestream`: what the

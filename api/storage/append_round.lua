@@ -1,6 +1,7 @@
 -- Append a round if the shoe and its table are still what the plan was computed from (the
--- shoe's version and round count, the table's current shoe and variant): an atomic
--- compare-and-set. A round that opens the shoe makes it the table's current shoe. With the
+-- shoe's version and round count, the table's current shoe and the pay table its rounds are
+-- priced under: a shoe's first round, the one waiting for it, which it puts in force): an
+-- atomic compare-and-set. A round that opens the shoe makes it the table's current shoe. With the
 -- round: the shoe's new version and scorecard state, the version message, the lobby update kept
 -- for a retry, the record's log entry; a retired table is back.
 -- A round with a game id maps it to its place, SHOE:N, in the table's games; a game id the table
@@ -34,12 +35,20 @@ local by = ARGV[14]  -- the name of the key that made the write, for the log
 local game_id = ARGV[15]  -- the round's game id ('' none)
 -- The cards burned before the shoe's first round the plan took, as the meta kept them ('' none).
 local burned_before = ARGV[16]
+-- The lobby's registry entry of the pay table that waited for the shoe this round opens, as the
+-- meta kept it ('' none waited): the round puts it in force.
+local promotes = ARGV[17]
 
 local version = tonumber(redis.call('HGET', info_key, 'version') or '0')
 local count = redis.call('LLEN', rounds_key)
-local meta = redis.call('HMGET', meta_key, 'current', 'variant', 'burn_pending')
+local meta = redis.call('HMGET', meta_key, 'current', 'variant', 'burn_pending', 'next_variant',
+  'registry_next')
+-- A shoe's first round is priced under the pay table waiting for it, if one waits.
+local waits = opens == '1' and meta[4]
+local priced = waits and meta[4] or (meta[2] or 'standard')
 if version ~= tonumber(base_version) or count ~= tonumber(base_count)
-    or (meta[1] or '') ~= base_current or (meta[2] or 'standard') ~= base_variant then
+    or (meta[1] or '') ~= base_current or priced ~= base_variant
+    or (waits and meta[5] or '') ~= promotes then
   return {0, version, count, 0}
 end
 -- A shoe's first round takes the cards burned before it, exactly as the plan saw them.
@@ -63,6 +72,10 @@ redis.call('RPUSH', rounds_key, record)
 if opens == '1' then
   redis.call('HSET', meta_key, 'current', shoe)
   redis.call('RPUSH', shoes_key, shoe)
+end
+if waits then
+  redis.call('HSET', meta_key, 'variant', priced)
+  redis.call('HDEL', meta_key, 'next_variant', 'registry_next')
 end
 redis.call('HDEL', meta_key, 'retired')
 -- Taken by this round, or of a shoe that did not start: a new shoe has.

@@ -78,6 +78,7 @@ class TableSource(Protocol):
     recorded: int
     shoes: list[str]
     limits: dict[str, Any] | None
+    paytable: str | None  # the document of a pay table not a preset (its JSON text)
 
 
 class ShoeSource(Protocol):
@@ -212,6 +213,10 @@ class ColdShoes:
             )
         keys = self.keys.table(table)
         margin = int(time.time())
+        if found.paytable is not None:  # a name is one pay table for ever: kept if Redis has it
+            self.transport.command(
+                "HSETNX", self.keys.lobby.paytables, found.variant, found.paytable
+            )
         self.transport.script(
             RESTORE_TABLE,
             meta_key=keys.meta,

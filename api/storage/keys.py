@@ -115,6 +115,7 @@ class LobbyKeys:
     statuses: str  # table -> its status as the studio last reported it (api.codecs.tablestatus)
     dealers: str  # table -> its current dealer (api.codecs.roundfacts)
     shoe_facts: str  # table -> what the studio reported of its shoes (api.codecs.shoefacts)
+    paytables: str  # name -> a pay table of the deployment's own (api.storage.paytablestore)
 
     @classmethod
     def under(cls, tag: str) -> LobbyKeys:

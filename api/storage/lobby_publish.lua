@@ -127,6 +127,10 @@ if not current then
 end
 redis.call('HSET', summaries_key, table_id, update.summary)
 redis.call('HSET', shapes_key, table_id, update.shape)
+-- A pay table that waited for the shoe is in force from its first round (put_table.lua).
+if update.registry then
+  redis.call('HSET', tables_key, table_id, update.registry)
+end
 -- The round's dealer: a studio names a dealer once a shift, so an id alone keeps the name the
 -- table has for the same dealer.
 if update.dealer then

@@ -3,7 +3,10 @@
 A lobby request reads every table at once, so its data lives in a few keys that hold all tables,
 read in one round trip whatever the number of tables:
 
-- ``{lobby}:tables``: hash table -> ``{"name", "variant", "limits"}`` (the registry of tables);
+- ``{lobby}:tables``: hash table -> ``{"name", "variant", "next_variant", "limits"}`` (the
+  registry of tables, :func:`api.codecs.tiles.registry_entry`);
+- ``{lobby}:paytables``: hash name -> a pay table of the deployment's own
+  (:mod:`api.storage.paytablestore`);
 - ``{lobby}:statuses``: hash table -> its status as the studio last reported it
   (:mod:`api.codecs.tablestatus`; none: open);
 - ``{lobby}:dealers``: hash table -> its current dealer, JSON ``{"id", "name"}`` (the name
@@ -85,13 +88,20 @@ class Lobby:
         self._shapes: dict[str, tuple[bytes, RoadShape]] = {}
 
     def register(
-        self, table: str, name: str, variant: str, limits: dict[str, Any] | None = None
+        self,
+        table: str,
+        name: str,
+        variant: str,
+        limits: dict[str, Any] | None = None,
+        *,
+        next_variant: str | None = None,
     ) -> None:
-        """Name a table in the lobby with its limits (and move the lobby's cursor: its answers
-        changed)."""
+        """Name a table in the lobby with its pay table, limits and the pay table waiting for
+        its next shoe (and move the lobby's cursor: its answers changed)."""
+        entry = registry_entry(name, variant, limits, next_variant)
         self.transport.multi(
             [
-                ("HSET", self.keys.tables, table, registry_entry(name, variant, limits)),
+                ("HSET", self.keys.tables, table, entry),
                 ("HDEL", self.keys.retired, table),
                 ("INCR", self.keys.seq),
             ]

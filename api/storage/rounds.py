@@ -231,6 +231,7 @@ class RoundStore:
                 variant=plan.variant,
                 game_id=game_id,
                 burned_before=plan.burned_before,
+                promotes=plan.promotes,
                 **common,
             )
         return ReplaceRound(shoe=plan.shoe, index=plan.number - 1, kind=plan.kind, **common)

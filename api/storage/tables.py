@@ -1,19 +1,24 @@
-"""Tables: their name, variant and limits, their shoes and which one is current; what the studio
-reports of them between rounds, logged for the record."""
+"""Tables: their name, pay table (variant) and limits, their shoes and which one is current;
+what the studio reports of them between rounds, logged for the record."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from api.codecs import paytables
 from api.codecs.jsontext import dumps_text, loads
+from api.codecs.tiles import registry_entry
 from api.storage.coldshoes import ColdShoes
 from api.storage.failures import Retired
 from api.storage.keys import Keyspace
 from api.storage.known import KnownVersions
 from api.storage.lobbystore import Lobby
+from api.storage.paytablestore import PayTableStore
 from api.storage.transport import Transport
 from api.storage.writelog import Clock
 from api.storage.writescripts import PUT_TABLE, RETIRE_TABLE, STUDIO_LOG, RetireTable
+from roads.paytables import PayTable
+from roads.presets import PRESETS
 
 
 class Tables:
@@ -24,9 +29,11 @@ class Tables:
         versions: KnownVersions,
         lobby: Lobby,
         clock: Clock,
+        paytables: PayTableStore,
         cold: ColdShoes | None = None,
     ) -> None:
         self.transport = transport
+        self.paytables = paytables  # pay tables not presets, by name
         self.keys = keys
         self.versions = versions
         self.lobby = lobby
@@ -37,24 +44,38 @@ class Tables:
         self,
         table: str,
         name: str,
-        variant: str,
+        paytable: PayTable | str,
         by: str = "",
         limits: dict[str, Any] | None = None,
+        *,
+        now: bool = False,
     ) -> None:
-        """Name the table and set its variant and limits (in the lobby too; ``None``: none); a
-        retired table is back. ``by``: the name of the key that did, for the record's log."""
+        """Name the table and set its pay table (or the name of one) and limits (in the lobby
+        too; ``None``: none); a retired table is back. While the table has a current shoe,
+        another pay table waits for the next shoe (``put_table.lua``) unless ``now``. A pay
+        table not a preset is kept under its name first (:meth:`PayTableStore.define`, which
+        raises :class:`~api.storage.paytablestore.PayTableTaken`). ``by``: the name of the key
+        that did, for the record's log."""
+        if isinstance(paytable, str):  # a name: a preset, or a pay table kept already
+            paytable = self.paytables.resolve(paytable)
+        self.paytables.define(paytable)  # a preset's name for another pay table: refused
+        custom = paytable.name not in PRESETS
         keys = self.keys.table(table)
-        self.transport.script(
+        in_force, waiting = self.transport.script(
             PUT_TABLE,
             meta_key=keys.meta,
             log_key=keys.log,
             name=name,
-            variant=variant,
+            variant=paytable.name,
             at=self.clock(),
             by=by,
             limits=dumps_text(limits) if limits else "",
+            now=int(now),
+            paytable=paytables.encode(paytable) if custom else "",
+            registry_next=registry_entry(name, paytable.name, limits),
         )
-        self.lobby.register(table, name, variant, limits)
+        waiting = waiting.decode() if waiting else None
+        self.lobby.register(table, name, in_force.decode(), limits, next_variant=waiting)
 
     def studio(self, table: str, event: str, by: str = "") -> None:
         """Log what the studio reported between rounds (``event``, JSON) for the record, in the
@@ -101,6 +122,8 @@ class Tables:
             "table": table,
             "name": meta.get("name", table),
             "variant": meta.get("variant", "standard"),
+            "next_variant": meta.get("next_variant"),
+            "paytable": self.paytables.resolve(meta.get("variant", "standard")).as_dict(),
             "limits": loads(meta["limits"]) if "limits" in meta else None,
             "current_shoe": current,
             "version": version,
@@ -144,6 +167,10 @@ class Tables:
         """The table's variant (``standard`` until it is set)."""
         stored = self.transport.command("HGET", self.keys.table(table).meta, "variant")
         return stored.decode() if stored is not None else "standard"
+
+    def paytable(self, table: str) -> PayTable:
+        """The pay table in force at the table (``standard`` until one is set)."""
+        return self.paytables.resolve(self.variant(table))
 
     def current_shoe(self, table: str) -> str | None:
         """The table's current shoe, known in this process or read from Redis; ``None`` for a

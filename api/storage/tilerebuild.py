@@ -22,6 +22,7 @@ from api.plan.lobbyplan import rebuilt_summary
 from api.storage.failures import Contended, NotFound
 from api.storage.keys import LobbyKeys
 from api.storage.luascript import Script
+from api.storage.paytablestore import PayTableStore
 from api.storage.states import ShoeStates
 from api.storage.transport import Transport
 from roads.rarity import LobbyFigures
@@ -38,12 +39,18 @@ class TileRebuild:
     is stated for, as the writer states it (``None``: no chances in tiles)."""
 
     def __init__(
-        self, transport: Transport, keys: LobbyKeys, states: ShoeStates, hands: int | None
+        self,
+        transport: Transport,
+        keys: LobbyKeys,
+        states: ShoeStates,
+        hands: int | None,
+        paytables: PayTableStore | None = None,
     ) -> None:
         self.transport = transport
         self.keys = keys
         self.states = states
         self.hands = hands
+        self.paytables = paytables or PayTableStore(transport, keys)
 
     def rebuild(self, stale: Sequence[Stale], tables: int) -> int:
         """Put a summary made from its shoe's rounds in place of each of ``stale`` still stored
@@ -57,8 +64,8 @@ class TileRebuild:
                 version, scorecard = self.states.current(table, shoe)
             except (NotFound, Contended):
                 continue  # a retired table, or one being written: its next read tries again
-            variant = loads(entry).get("variant", "standard")
-            fresh = rebuilt_summary(shoe, version, scorecard, variant=variant, figures=figures)
+            paytable = self.paytables.resolve(loads(entry).get("variant", "standard"))
+            fresh = rebuilt_summary(shoe, version, scorecard, variant=paytable, figures=figures)
             made += [table, stored, fresh]
         if not made:
             return 0

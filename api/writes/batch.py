@@ -5,7 +5,7 @@ made from a read (:func:`base_from`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from api.codecs.roundfacts import NO_FACTS, RoundFacts
@@ -15,6 +15,8 @@ from api.storage.states import stamped_scorecard
 from api.storage.writescripts import AppendBase
 from api.writes.recentwrites import LastWrite
 from roads import RoadsError, Round, Scorecard
+from roads.paytables import PayTable
+from roads.presets import PRESETS
 from roads.shoe import Verdict, check_append
 
 if TYPE_CHECKING:
@@ -59,7 +61,7 @@ def first_plans(
             continue
         scorecard = stamped_scorecard(read.state, read.version)
         if scorecard is not None:
-            bases.append((index, base_from(read, shoe, scorecard)))
+            bases.append((index, base_from(read, shoe, scorecard, writer.paytable)))
     plans = []
     figures = writer.figures()
     for index, base in bases:
@@ -83,7 +85,14 @@ def first_plans(
     return plans
 
 
-def base_from(read: AppendBase, shoe: str, scorecard: Scorecard) -> Base:
+def base_from(
+    read: AppendBase, shoe: str, scorecard: Scorecard, resolve: Callable[[str], PayTable]
+) -> Base:
     """What an append to ``shoe`` is computed from, given what was ``read`` and the shoe's
-    scorecard at the read's version (the one place a write's base is made from a read)."""
-    return Base(read.head(shoe), read.version, read.variant, scorecard, read.burned_before(shoe))
+    scorecard at the read's version (the one place a write's base is made from a read), under
+    the pay table its round is priced under (a new shoe's first round: the one waiting for it),
+    which ``resolve`` reads by name."""
+    variant, promotes = read.priced_under(shoe)
+    paytable = None if variant in PRESETS else resolve(variant)
+    burned = read.burned_before(shoe)
+    return Base(read.head(shoe), read.version, variant, scorecard, burned, paytable, promotes)

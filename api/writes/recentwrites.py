@@ -4,7 +4,7 @@ table can skip reading the shoe back from Redis.
 A dealer's rounds come one after another, usually through the same service process, and each
 append needs the shoe's version, its round count and its scorecard. The process that committed
 round n already holds all three for round n + 1. They are only a guess: the write script checks
-the shoe's version, its round count, the table's current shoe and its variant, and changes
+the shoe's version, its round count, the table's current shoe and its pay table, and changes
 nothing if any differs, and the caller then reads the shoe from Redis and computes again. So a
 stale guess costs a retry, never a wrong write.
 
@@ -21,6 +21,7 @@ from cachetools import LRUCache
 
 from api.plan.plan import Base
 from roads import Scorecard
+from roads.paytables import PayTable
 from roads.shoe import ShoeHead, Verdict, check_append
 
 
@@ -33,6 +34,7 @@ class LastWrite:
     count: int
     variant: str
     scorecard: Scorecard
+    paytable: PayTable | None = None  # the pay table ``variant`` names, when not a preset
 
     @property
     def head(self) -> ShoeHead:
@@ -42,7 +44,7 @@ class LastWrite:
     @property
     def base(self) -> Base:
         """The next append to the shoe, computed from what this write left."""
-        return Base(self.head, self.version, self.variant, self.scorecard)
+        return Base(self.head, self.version, self.variant, self.scorecard, paytable=self.paytable)
 
 
 class RecentWrites:

@@ -34,6 +34,8 @@ from api.writes.refusals import Conflict
 from api.writes.retry import retried
 from roads import RoadsError, Round
 from roads.integrity.shoewatch import WatchSettings
+from roads.paytables import PayTable
+from roads.presets import PRESETS
 from roads.rarity import LobbyFigures
 from roads.shoe import Verdict, check_append
 
@@ -85,6 +87,14 @@ class Writer:
             tables = self.tables.lobby.size()
             self._lobby_size = (tables, now)
         return LobbyFigures(self.hands, max(tables, 1))
+
+    def paytable(self, name: str) -> PayTable:
+        """The pay table ``name`` names (a preset, or the deployment's own)."""
+        return self.tables.paytables.resolve(name)
+
+    def priced(self, table: str) -> PayTable:
+        """The pay table in force at ``table``: a rewrite's round is priced under it."""
+        return self.tables.paytable(table)
 
     # -- appending --------------------------------------------------------------------------
 
@@ -159,7 +169,7 @@ class Writer:
                 expected_round=head.next_round,
             )
         scorecard = self.store.scorecard_at(table, shoe, read.version, read.state)
-        return base_from(read, shoe, scorecard) if scorecard is not None else None
+        return base_from(read, shoe, scorecard, self.paytable) if scorecard is not None else None
 
     def settled(self, plan: Write, reply: WriteReply) -> Written | None:
         """The answer when the plan was committed (this process then keeps the scorecard for the
@@ -171,7 +181,8 @@ class Writer:
             return None
         if plan.head is not None or reply.current:  # a correction of an older shoe: not kept
             count = plan.scorecard.reported
-            kept = LastWrite(plan.shoe, reply.version, count, plan.variant, plan.scorecard)
+            own = None if plan.variant in PRESETS else self.paytable(plan.variant)
+            kept = LastWrite(plan.shoe, reply.version, count, plan.variant, plan.scorecard, own)
             self.recent.keep(plan.table, kept)
         return Written(True, plan.record, reply.version)
 
@@ -219,7 +230,7 @@ class Writer:
                 rounds,
                 new,
                 version=version,
-                variant=self.tables.variant(table),
+                variant=self.priced(table),
                 watch=self.watch,
                 figures=self.figures(),
                 facts=facts,

@@ -39,6 +39,7 @@ def test_a_table_with_no_round_has_the_empty_summary():
         "table": "t2",
         "name": "t2",
         "variant": "standard",
+        "next_variant": None,
         "limits": None,
         "status": "open",
         "status_until": None,

@@ -92,7 +92,9 @@ def test_every_tile_equals_the_summary_of_a_scorecard_of_its_rounds(client):
             body["banker"] = [str(c) for c in round.banker_cards]
             answer = post_round(client, number, table, "s1", **body)
             assert answer.status_code == 201, answer.json
-    client.put("/v1/tables/t2", json={"name": "Speed 2", "variant": "speed"}, headers=AUTH)
+    client.put(
+        "/v1/tables/t2", json={"name": "Speed 2", "variant": "speed", "now": True}, headers=AUTH
+    )
     answer = tiles(client)
     assert [tile["table"] for tile in answer["tables"]] == sorted(shoes)
     for table, rounds in shoes.items():

@@ -73,7 +73,9 @@ def test_the_answer_follows_the_tables_variant_and_is_cached_per_version(client)
     first = client.get("/v1/tables/t1/odds")
     again = client.get("/v1/tables/t1/odds", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
-    client.put("/v1/tables/t1", json={"name": "One", "variant": "no_commission"}, headers=AUTH)
+    client.put(
+        "/v1/tables/t1", json={"name": "One", "variant": "no_commission", "now": True}, headers=AUTH
+    )
     changed = client.get("/v1/tables/t1/odds").json
     assert changed["variant"] == "no_commission"
     assert changed["rtp"]["banker"] != first.json["rtp"]["banker"]

@@ -15,6 +15,9 @@ from tests.api_helpers import post_round
 from tests.conftest import AUTH
 
 SHOE_REF = {"table", "shoe", "version"}
+# What a round's record keeps besides its report: the cards burned after it with their report
+# ids, and the pay table it was priced under.
+RECORDED = {"burned", "burn_ids", "paytable"}
 
 PAIRS = [
     (shapes.ScorecardShape, responses.RoadsSchema, SHOE_REF | {"ask"}),
@@ -31,7 +34,7 @@ PAIRS = [
     (shapes.StatsShape, responses.StatsSchema, set()),
     # The record adds the round's number, its shoe's version and its own facts
     # (api.codecs.roundfacts) to what the domain library describes.
-    (shapes.RoundShape, responses.RoundRecordSchema, {"round", "version", "burned", *FACTS}),
+    (shapes.RoundShape, responses.RoundRecordSchema, {"round", "version", *RECORDED, *FACTS}),
 ]
 
 

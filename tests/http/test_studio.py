@@ -229,7 +229,9 @@ def test_a_first_round_planned_before_a_burn_is_planned_again_with_it(backend, r
     deal(app.test_client(), "br", "s0", 1)  # the table's meta, where the cards wait
     (read,) = store.read_bases([("br", "s1")])
     store.keep_burned_before("br", "s1", None, BurnedBefore(("2H",)))
-    stale = plan_append("br", "s1", 1, ROUNDS[0], base_from(read, "s1", Scorecard()))
+    stale = plan_append(
+        "br", "s1", 1, ROUNDS[0], base_from(read, "s1", Scorecard(), services.writer.paytable)
+    )
     (reply,) = store.commit([stale])
     assert not reply.committed  # the meta kept a burn the plan did not take
     written = writer.append("br", "s1", 1, ROUNDS[0])

@@ -20,6 +20,8 @@ from api.storage.failures import NotFound, Retired
 from api.writes.refusals import Conflict
 from roads import Round
 from roads.chain import link
+from roads.paytables import pay_table
+from roads.presets import PRESETS
 from roads.simulator import deal_shoe
 from tests.api_helpers import keys as all_keys
 from tests.layer_parts import Parts, build_parts
@@ -142,6 +144,24 @@ def test_a_tables_limits_are_recorded_and_come_back_with_it(parts, redis_client)
     assert exported and all(
         link(line.prev_hash, json.loads(line.canonical)) == line.hash for line in exported
     )
+
+
+def test_a_tables_own_pay_table_is_recorded_and_comes_back_with_it(
+    parts, record_parts, redis_client
+):
+    own = pay_table({**PRESETS["lucky_6"].as_dict(), "name": "house_lucky", "source": "ours"})
+    parts.tables.put("lucky", "Lucky", own)
+    deal(parts, "lucky", "s1", 3)
+    record_all(parts.recorder)
+    chain = parts.record.reads.table("lucky")
+    assert chain is not None and chain.variant == "house_lucky"
+    assert pay_table(json.loads(chain.paytable)) == own  # the document, in the chain
+    flush(redis_client)
+    fresh = record_parts()  # a process that never read it
+    assert fresh.tables.get("lucky")["paytable"] == own.as_dict()
+    assert fresh.tables.paytables.resolve("house_lucky") == own
+    deal(fresh, "lucky", "s1", 1, start=4)  # priced under it again
+    assert fresh.rounds.shoe_rounds("lucky", "s1")[1][-1]["paytable"] == "house_lucky"
 
 
 def test_a_new_table_after_a_flush_starts_as_new(parts, redis_client):

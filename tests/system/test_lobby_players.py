@@ -222,6 +222,30 @@ def test_side_bets_are_shown_where_the_variant_offers_them(service, browser):
     page.close()
 
 
+def test_a_table_of_its_own_pay_table_shows_its_name_and_its_bets(service, browser):
+    win = [
+        {"when": {"winner": "banker"}, "pays": 0.95},
+        {"when": {"winner": "tie"}, "pays": "push"},
+    ]
+    own = {
+        "name": "house_macau",
+        "bets": {"banker": win, "tie_zero": [{"when": {"total": 0, "winner": "tie"}, "pays": 150}]},
+    }
+    send(service, "PUT", "/v1/tables/house", {"name": "Delta House", "paytable": own})
+    try:
+        deal(service, "house", "BPB")
+        page = open_page(browser, service, "en")
+        expect(tile(page, "Delta House").locator(".variant")).to_have_text("house macau")
+        tile(page, "Delta House").click()
+        expect(page.locator("#tv-odds")).to_contain_text("tie zero")  # as its pay table spells it
+        expect(page.locator("#tv-odds")).to_contain_text("Banker")  # a bet the catalogue names
+        expect(page.locator("#tv-odds")).not_to_contain_text("Player")
+        assert "bet." not in page.locator("#tv-odds").inner_text()
+        page.close()
+    finally:
+        send(service, "DELETE", "/v1/tables/house", {})
+
+
 def test_derived_roads_show_a_runs_colour_never_a_side_letter(service, browser):
     page = open_page(browser, service, "en")
     streak = tile(page, "Alpha Baccarat").locator(".streak")

@@ -69,9 +69,9 @@ def test_a_new_shoe_made_elsewhere_closes_the_guessed_one(parts, other):
         parts.writer.append("t1", "s1", 4, Round("B"))
 
 
-def test_a_variant_changed_elsewhere_is_what_the_next_write_uses(parts, other, monkeypatch):
+def test_a_pay_table_changed_elsewhere_is_what_the_next_write_uses(parts, other, monkeypatch):
     feed(parts, "BBP")
-    other.tables.put("t1", "T1", "no_commission")
+    other.tables.put("t1", "T1", "no_commission", now=True)  # mid-shoe: at once
     seen = []
     real = api.plan.planner.lobby_update
 
