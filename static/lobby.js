@@ -12,7 +12,7 @@ import { chosenLanguage, current, LANGUAGES, t, useLanguage } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { Router } from "./router.js";
 import { TableView } from "./tableview.js";
-import { el, roadName, tileNode } from "./tiles.js";
+import { el, roadName, tileNode, timeLeft } from "./tiles.js";
 
 const SEARCH_FROM = 13; // tables from which the lobby offers a search box
 
@@ -23,7 +23,8 @@ const state = {
   theme: prefs.get("lobby.theme", null) ||
     (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"),
   favourites: new Set(prefs.get("lobby.favourites", [])),
-  filter: { text: "", variant: "", favourites: false },
+  filter: { text: "", variant: "", favourites: false, stake: null },
+  clockOffset: 0, // how far the service's clock is ahead of this browser's (ms), from the frames
   tiles: new Map(), // table id -> tile, kept by the lobby's frames
   order: [], // table ids in display order; re-sorted only when the player asks
   grown: new Set(), // tables whose run on the sorted road grew since the player sorted
@@ -65,6 +66,7 @@ function view() {
     shownPatterns: goodRoads.shownPatterns(),
     onOpen: (table) => router.go({ tab: state.tab, table }),
     onFavourite: toggleFavourite,
+    clockOffset: state.clockOffset,
   };
 }
 
@@ -111,11 +113,28 @@ function runGrew(before, after) {
 
 const folded = (text) => text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
 
+// A stake the table's limits take (api/codecs/tablestatus.py's admits: a table without limits
+// takes none).
+function admits(limits, stake) {
+  const bounds = limits?.table;
+  return Boolean(bounds) && (bounds.min ?? 0) <= stake && stake <= (bounds.max ?? Infinity);
+}
+
 function shown(tile) {
-  const { text, variant, favourites } = state.filter;
+  const { text, variant, favourites, stake } = state.filter;
   return (!text || folded(tile.name).includes(folded(text)) || folded(tile.table).includes(folded(text)))
     && (!variant || tile.variant === variant)
+    && (stake === null || admits(tile.limits, stake))
     && (!favourites || state.favourites.has(tile.table));
+}
+
+// Every countdown on the page, by the service's clock: once a second, no request.
+function tick() {
+  for (const node of document.querySelectorAll("[data-until]")) {
+    const time = timeLeft(node.dataset.until, state.clockOffset);
+    const text = time ? t("table_status.left", { time }) : "";
+    if (node.textContent !== text) node.textContent = text;
+  }
 }
 
 function render() {
@@ -186,6 +205,7 @@ function show(route) {
 function onFrame({ changed: touched, removed }, frame) {
   const first = !state.framed;
   state.framed = true;
+  if (frame.server_time) state.clockOffset = Date.parse(frame.server_time) - Date.now();
   // A full frame (the first, or after a restart) names every table: redraw only those whose
   // tile is not the same.
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -289,6 +309,12 @@ function setup() {
   });
   $("#search").addEventListener("input", (e) => { state.filter.text = e.target.value.trim(); render(); });
   $("#variant").addEventListener("change", (e) => { state.filter.variant = e.target.value; render(); });
+  $("#stake").addEventListener("input", (e) => {
+    const stake = e.target.value === "" ? null : Number(e.target.value);
+    state.filter.stake = Number.isFinite(stake) ? stake : null;
+    render();
+  });
+  setInterval(tick, 1000);
   $("#favourites-only").addEventListener("click", (e) => {
     state.filter.favourites = !state.filter.favourites;
     e.currentTarget.setAttribute("aria-pressed", String(state.filter.favourites));

@@ -73,6 +73,42 @@ function recentResults(recent) {
   return list;
 }
 
+// How long until `until` (RFC 3339) by the service's clock (`offset`: its ms ahead of this
+// browser's), as m:ss; "" once it passed.
+export function timeLeft(until, offset) {
+  const seconds = Math.ceil((Date.parse(until) - (Date.now() + offset)) / 1000);
+  if (!(seconds > 0)) return "";
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// What the table is doing, as the studio last reported it: betting with the time left, counted
+// down by the page (lobby.js ticks every node with a data-until), dealing, shuffling, paused or
+// closed with the studio's reason.
+function statusNode(tile, offset) {
+  const status = tile.status ?? "open";
+  const node = el("p", { className: `table-status is-${status}` },
+    el("span", { className: "state", textContent: t(`table_status.${status}`) }));
+  if (tile.status_until && status !== "open" && status !== "dealing") {
+    const left = el("span", { className: "left" });
+    left.dataset.until = tile.status_until;
+    left.setAttribute("role", "timer");
+    const time = timeLeft(tile.status_until, offset);
+    left.textContent = time ? t("table_status.left", { time }) : "";
+    node.append(" ", left);
+  }
+  if (tile.status_reason) node.append(" ", el("span", { className: "reason", textContent: tile.status_reason }));
+  return node;
+}
+
+// The table's limits (its own, for the main bets) and its dealer, when the studio says them.
+function aboutNode(tile) {
+  const bounds = tile.limits?.table;
+  const parts = [];
+  if (bounds) parts.push(t("tile.limits", { min: bounds.min, max: bounds.max }));
+  if (tile.dealer?.name) parts.push(t("tile.dealer", { name: tile.dealer.name }));
+  return parts.length ? el("p", { className: "about muted", textContent: parts.join(" · ") }) : null;
+}
+
 // `view`: the road shown, the theme, the patterns the tile names (the profile's) and those the
 // player watches, the favourites, and what opening a tile and starring one do.
 export function tileNode(tile, view, labels = null) {
@@ -103,12 +139,16 @@ export function tileNode(tile, view, labels = null) {
   const edges = Object.entries(tile.edge ?? {}).map(([bet, rtp]) =>
     el("span", { className: "tag edge", title: t("edge.title"), textContent: `${betName(bet)} ${percent(rtp)}` }));
 
-  const node = el("article", { className: `tile${watched.length ? " gold" : ""}${favourite ? " favourite" : ""}` },
+  // ("is-": a tile's own classes, "open" among them, are taken)
+  const idle = tile.status === "closed" || tile.status === "paused" ? ` is-${tile.status}` : "";
+  const node = el("article", { className: `tile${watched.length ? " gold" : ""}${favourite ? " favourite" : ""}${idle}` },
     el("div", { className: "tile-head" },
       el("h3", {}, open),
       star,
       el("span", { className: "variant", textContent: variantName(tile.variant) }),
       el("span", { className: "muted", textContent: t("tile.rounds", { n: tile.rounds_played }) })),
+    statusNode(tile, view.clockOffset ?? 0),
+    aboutNode(tile),
     picture,
     el("div", { className: "tile-foot" }, recentResults(tile.recent), runBadge(road, tile.streaks)),
     tags.length || edges.length ? el("div", { className: "tags" }, ...tags, ...edges) : null);

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from api.codecs.times import utc_text as rfc3339
 from tests.conftest import KEY
 from tests.gunicorn_server import service as served
 from tests.lobby_service import deal, open_three_tables, send, shoot
@@ -244,6 +246,53 @@ def test_a_table_of_its_own_pay_table_shows_its_name_and_its_bets(service, brows
         page.close()
     finally:
         send(service, "DELETE", "/v1/tables/house", {})
+
+
+def test_a_tile_says_what_its_table_is_doing_by_the_services_clock(service, browser):
+    """Issue 47, part 2: the studio's status on the tile, betting counted down by the page from
+    the frames' server time (the browser's own clock an hour ahead: the count is the service's),
+    with no request; the limits and the dealer; a closed table shown as such; the stake filter."""
+    limits = {"table": {"min": 5, "max": 500}}
+    send(service, "PUT", "/v1/tables/stat", {"name": "Status Table", "limits": limits})
+    try:
+        deal(service, "stat", "BP")
+        dealer = {"id": "d7", "name": "Anna"}
+        body = {"round": 3, "result": "B", "dealer": dealer}
+        send(service, "POST", "/v1/tables/stat/shoes/s1/rounds", body)
+        until = datetime.now(UTC) + timedelta(seconds=25)
+        send(
+            service, "PUT", "/v1/tables/stat/status", {"status": "betting", "until": rfc3339(until)}
+        )
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-GB")
+        page.clock.set_system_time(datetime.now(UTC) + timedelta(hours=1))
+        page.goto(service + "/")
+        shown = tile(page, "Status Table")
+        status = shown.locator(".table-status")
+        expect(status).to_contain_text("Place your bets")
+        left = status.locator(".left")
+        expect(left).to_have_text(re.compile(r"^0:(1\d|2[0-5]) left$"))
+        asked = []
+        page.on("request", lambda request: asked.append(request.url))
+        first = left.inner_text()
+        expect(left).not_to_have_text(first, timeout=5_000)  # counted down, by the page alone
+        assert [url for url in asked if "/v1/events" not in url] == []
+        expect(shown.locator(".about")).to_have_text("Limits 5\u2013500 · Dealer Anna")
+
+        closed = {"status": "closed", "reason": "Back at eight"}
+        send(service, "PUT", "/v1/tables/stat/status", closed)
+        expect(shown).to_have_class(re.compile(r"\bis-closed\b"))
+        expect(status).to_have_text("Closed Back at eight")
+
+        page.fill("#stake", "1000")  # above its limits: gone, as every table without limits
+        expect(page.locator("#tiles .tile")).to_have_count(0)
+        page.fill("#stake", "100")
+        expect(page.locator("#tiles .tile")).to_have_count(1)
+        expect(shown).to_be_visible()
+        page.fill("#stake", "")
+        expect(tile(page, "Alpha Baccarat")).to_be_visible()
+        page.close()
+    finally:
+        send(service, "DELETE", "/v1/tables/stat", {})
 
 
 def test_derived_roads_show_a_runs_colour_never_a_side_letter(service, browser):
