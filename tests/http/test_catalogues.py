@@ -50,16 +50,21 @@ NAMES = {
     "bet.panda_8",
     "bet.lucky_6",
 }
+# "Dealer" is the word Dutch, Romanian and Indonesian live lobbies use; a Dutch table is "Open".
+DEALER = {"tile.dealer"}
 AS_IN_ENGLISH = {
     "it": NAMES | {"pattern.dan_tiao.name"},
     "nl": NAMES
     | {"app.brand_sub", "road.label", "filter.variant", "tile.open", "stat.naturals"}
     | {"stat.banker_pair", "stat.player_pair", "bet.player_pair", "bet.banker_pair"}
-    | {"bet.either_pair", "bet.perfect_pair", "bet.player_bonus", "bet.banker_bonus"},
-    "ro": NAMES | {"app.brand_sub", "variant.standard", "pattern.dan_tiao.name"},
+    | {"bet.either_pair", "bet.perfect_pair", "bet.player_bonus", "bet.banker_bonus"}
+    | DEALER
+    | {"table_status.open"},
+    "ro": NAMES | {"app.brand_sub", "variant.standard", "pattern.dan_tiao.name"} | DEALER,
     "id": NAMES
     | {"road.label", "side.B", "side.P", "stat.banker", "stat.player"}
-    | {"bet.player", "bet.banker", "pattern.dan_tiao.name"},
+    | {"bet.player", "bet.banker", "pattern.dan_tiao.name"}
+    | DEALER,
     "zh-Hans": set(),
 }
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
