@@ -49,8 +49,6 @@ export async function useLanguage(code, { remember = false } = {}) {
   translate(document);
 }
 
-// The text of `key` with its {placeholders} filled in; a plural text takes the form `n` needs
-// in this language ("1 round", "2 rounds"; Romanian's "2 runde", "20 de runde").
 // A bet's or a pay table's name in the page's language; one the catalogue lacks (a pay table of
 // the operator's own, and its bets) as the pay table spells it, words apart.
 export function betName(bet) {
@@ -61,6 +59,8 @@ export function variantName(variant) {
   return `variant.${variant}` in messages ? t(`variant.${variant}`) : variant.replaceAll("_", " ");
 }
 
+// The text of `key` with its {placeholders} filled in; a plural text takes the form `n` needs
+// in this language ("1 round", "2 rounds"; Romanian's "2 runde", "20 de runde").
 export function t(key, params = {}) {
   let text = messages[key];
   if (text !== null && typeof text === "object") {

@@ -7,8 +7,8 @@ length in bytes. The JSON holds the shoe;
 its tile ``summary`` and Big Road ``shape`` (each JSON, stored as they are); the patterns matched
 (``id=since_round,...``); how each lobby road's current run changed (``road=+`` grew, ``road=-``
 another run started); the bets with an edge (``bet=rtp,...``); the write's events, each ``[type,
-data JSON, patch JSON or ""]``; the round's ``dealer`` (JSON) when it names one; and the table's
-``registry`` entry (JSON) when the write put a pay table that waited for its shoe in force.
+data JSON, patch JSON or ""]``; the round's ``dealer`` (JSON) when it names one; and the
+``variant``, the pay table the shoe is priced under (the lobby's registry entry follows it).
 
 Kept (:class:`Stored`): ``SEQ:CURRENT:UPDATE``, the table's write sequence number, ``1`` when the
 shoe is the table's current one (else ``0``), then the update. The write scripts keep it with
@@ -42,9 +42,9 @@ class LobbyUpdate:
     events: tuple[StreamEvent, ...]
     watch: str = ""  # the integrity watch's part (api.codecs.watchupdate), "" for none
     dealer: str = ""  # the round's dealer (JSON, api.codecs.roundfacts), "" for none
-    # The table's registry entry (JSON, api.codecs.tiles) when the write put a pay table that
-    # waited for the shoe in force, "" otherwise.
-    registry: str = ""
+    # The pay table the write's shoe is priced under: the lobby's registry entry follows it
+    # (api.codecs.tiles.in_force), "" for an update made before updates named it.
+    variant: str = ""
 
     def encode(self) -> str:
         watch = self.watch.encode()
@@ -59,8 +59,8 @@ class LobbyUpdate:
         }
         if self.dealer:  # an update without one is as it always was
             body["dealer"] = self.dealer
-        if self.registry:
-            body["registry"] = self.registry
+        if self.variant:
+            body["variant"] = self.variant
         return f"{len(watch)}:{self.watch}" + dumps_text(body)
 
     @classmethod

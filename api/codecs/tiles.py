@@ -20,11 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from typing import Any
 
 from api.codecs.jsontext import Fragment, dumps, dumps_text, loads
 from api.codecs.tablestatus import tile_fields
 from roads.lobby import LOBBY_ROADS
+
+# The Lua side: the registry entry as the lobby script keeps it (api.storage.luascript).
+LUA = files(__package__).joinpath("tiles.lua")
 
 # The format of the summaries this release stores: raise it whenever a summary's fields change
 # (and say so in CHANGELOG.md), so that the tiles an earlier release stored are made again.
@@ -65,6 +69,24 @@ def registry_entry(
     if limits:
         entry["limits"] = limits
     return dumps_text(entry)
+
+
+def in_force(entry: str, variant: str) -> str:
+    """A registry entry whose table's current shoe is priced under ``variant``: its
+    ``variant`` that one, and its ``next_variant`` gone when it was that one (it waited for the
+    shoe); else the entry as it is. What the lobby script does to an entry at each write of the
+    current shoe (``registry_in_force`` of :data:`LUA`, held to this by the tests), on the text:
+    a name is a JSON string (its quotes escaped) and a pay table's name is snake_case, so
+    ``,"variant":"`` begins the field, and the limits' numbers keep their spelling."""
+    entry_fields = loads(entry)
+    if entry_fields["variant"] == variant and entry_fields.get("next_variant") != variant:
+        return entry
+    head, _, rest = entry.partition(',"variant":"')
+    rest = rest.partition('"')[2]
+    waiting = f',"next_variant":"{entry_fields.get("next_variant")}"'
+    if rest.startswith(waiting) and entry_fields.get("next_variant") == variant:
+        rest = rest[len(waiting) :]
+    return f'{head},"variant":"{variant}"{rest}'
 
 
 def encode_summary(shoe: str, version: int, summary: dict[str, Any]) -> str:

@@ -90,6 +90,13 @@ def _has_role(*roles: str) -> bool:
     return key is not None and key.role in roles
 
 
+def writes_every_table() -> bool:
+    """Whether the request's key is an ingest key that may write every table (what defines
+    something of the whole deployment, such as a pay table's name)."""
+    key = current_key()
+    return key is not None and key.role == "ingest" and "*" in key.tables
+
+
 def reads_odds() -> bool:
     """Whether this request may see the odds and the edge flags: they are public
     (``ROADS_PUBLIC_ODDS=1``), or it carries a read key or an ingest key."""

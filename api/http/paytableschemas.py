@@ -147,7 +147,8 @@ def requested(body: dict[str, Any], resolve: Callable[[str], PayTable]) -> PayTa
     whole one the engine can price. Raises
     :class:`~roads.paytables.PayTableError` naming what cannot be (a 422)."""
     chosen, variant = body.get("paytable"), body.get("variant")
-    if chosen is not None and variant is not None and chosen != variant:
+    named = chosen.get("name") if isinstance(chosen, dict) else chosen
+    if chosen is not None and variant is not None and named != variant:
         raise PayTableError("paytable and variant name two pay tables: send paytable alone")
     chosen = chosen if chosen is not None else variant or "standard"
     if isinstance(chosen, dict):

@@ -8,7 +8,7 @@ from api.codecs.tablestatus import status_fields, status_report
 from api.codecs.times import now_text
 from api.http.answers import dumps, etag_of, json_response, not_modified, services
 from api.http.archive import archive_path
-from api.http.auth import SECURITY, key_name, require_ingest_key
+from api.http.auth import SECURITY, key_name, require_ingest_key, writes_every_table
 from api.http.parsing import BodyParser
 from api.http.paytableschemas import requested
 from api.http.responses import ErrorSchema, RetiredSchema, TableSchema
@@ -25,6 +25,10 @@ from api.storage.paytablestore import PayTableTaken
 from roads.paytables import PayTableError
 
 blp = Blueprint("tables", __name__, description="Tables: name, pay table, current shoe.")
+NEW_PAYTABLE_SCOPE = (
+    "a pay table new to the deployment is defined with a key that may write every table; this "
+    "key may name one the deployment has (GET /v1/paytables)"
+)
 blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 
 
@@ -35,7 +39,9 @@ blp.ARGUMENTS_PARSER = BodyParser()  # every JSON body decoded by the one codec
 @blp.alt_response(
     422, schema=ErrorSchema, description="Limits' min above max; an unpriceable pay table."
 )
-@blp.alt_response(409, schema=ErrorSchema, description="A pay table under another's name.")
+@blp.alt_response(
+    409, schema=ErrorSchema, description="A pay table under another's name; 200 kept."
+)
 @blp.doc(security=SECURITY)
 def put_table(body, table):
     """Name a table and set its pay table and limits.
@@ -47,7 +53,9 @@ def put_table(body, table):
     round (``next_variant`` until then) unless ``now``; each round's record names the pay table
     it was priced under. ``limits`` (the table's, and each bet's own) show on its lobby tile, and
     ``GET /v1/tables?stake=`` picks tables by them; a table named without them has none. A
-    retired table is back. 422 for a pay table the engine cannot price, naming what."""
+    retired table is back. 422 for a pay table the engine cannot price, naming what; 403 for a
+    pay table new to the deployment sent with a key scoped to some tables only (a name is the
+    deployment's: a key that may write every table defines it)."""
     svc = services()
     limits = body.get("limits")
     broken = limits_rule(limits)
@@ -57,6 +65,8 @@ def put_table(body, table):
         paytable = requested(body, svc.tables.paytables.resolve)
     except PayTableError as error:
         abort(422, message=str(error))
+    if not (svc.tables.paytables.kept(paytable) or writes_every_table()):
+        abort(403, message=NEW_PAYTABLE_SCOPE)
     try:
         svc.tables.put(table, body["name"], paytable, key_name(), limits, now=body["now"])
     except PayTableTaken as taken:

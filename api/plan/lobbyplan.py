@@ -63,4 +63,5 @@ def lobby_update(
         events=tuple(encode_event(event) for event in events),
         watch=watch,
         dealer=dealer,
+        variant=variant if isinstance(variant, str) else variant.name,
     )

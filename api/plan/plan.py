@@ -21,8 +21,7 @@ class Base:
     its rounds are priced under (``variant``) and the shoe's scorecard (the plan adds its round
     to it, in place); for a shoe's first round, the cards reported burned before it (the round
     takes them). ``paytable``: that pay table, when it is not a preset (``None``: the preset
-    ``variant`` names). ``promotes``: for a shoe's first round under a pay table that waited for
-    it, the lobby's registry entry once it is in force (``""``: none waited)."""
+    ``variant`` names)."""
 
     head: ShoeHead
     version: int
@@ -30,7 +29,6 @@ class Base:
     scorecard: Scorecard
     burned: BurnedBefore = NONE_BURNED
     paytable: PayTable | None = None
-    promotes: str = ""
 
     @property
     def priced(self) -> str | PayTable:
@@ -59,9 +57,6 @@ class Write:
     # A shoe's first round: the cards burned before it as the table's meta kept them, which the
     # round took (or refused); the commit compares them with the meta's.
     burned_before: str = ""
-    # A shoe's first round under a pay table that waited for it: the lobby's registry entry once
-    # it is in force (the commit compares it with the meta's and puts the pay table in force).
-    promotes: str = ""
 
     @property
     def version(self) -> int:

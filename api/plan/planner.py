@@ -103,10 +103,6 @@ def plan_append(
     )
     streaks = tails.small.streaks_dict() if tails else None
     plan = _plan(change, base.head, base.priced, streaks, watch, figures=figures, refused=refused)
-    if base.promotes:
-        plan = replace(
-            plan, promotes=base.promotes, lobby=replace(plan.lobby, registry=base.promotes)
-        )
     if not base.burned.cards:
         return plan
     return replace(plan, burned_before=burned_before_text(shoe, base.burned))

@@ -97,14 +97,20 @@ class Shoe(NamedTuple):
 
 
 class TableChain(NamedTuple):
-    """A table's own chain, checked: its name, variant and limits as its last ``table`` write
-    set them, and each retirement (its number, and the shoes' versions it raised)."""
+    """A table's own chain, checked: its name, pay table (variant) and limits as its last
+    ``table`` write set them, and each retirement (its number, and the shoes' versions it
+    raised). A pay table that write made wait for the table's next shoe (``waits``) is in force
+    once a shoe's first round was priced under it (its record says so); until then ``before``
+    is, the one the table writes put in force before it."""
 
     name: str | None
     variant: str
     retirements: list[tuple[int, dict[str, int]]]
     limits: dict[str, Any] | None = None
-    paytable: str | None = None  # the document of a pay table not a preset (its JSON text)
+    # The documents of the pay tables not presets its writes named, by name (their JSON text).
+    paytables: tuple[tuple[str, str], ...] = ()
+    waits: bool = False  # the last table write's pay table waits for the table's next shoe
+    before: str = "standard"  # the pay table the table writes put in force before that one
 
 
 def checked(
@@ -151,13 +157,20 @@ def _limits(table: str, entry: dict[str, Any]) -> dict[str, Any] | None:
 
 def table_chain(table: str, rows: list[Row]) -> TableChain:
     """The table's own writes, checked from ``GENESIS``."""
-    name, variant, retirements, limits, paytable = None, "standard", [], None, None
+    name, variant, retirements, limits = None, "standard", [], None
+    documents: dict[str, str] = {}
+    waits, before = False, "standard"
     for entry in checked(table, "", rows, GENESIS, TABLE_KINDS):
         if entry["kind"] == "table":
+            if not waits:
+                before = variant
             name, variant = entry.get("name"), entry.get("variant", "standard")
             paytable = entry.get("paytable")
             if not (name is None or isinstance(name, str)) or not _priced(variant, paytable):
                 raise _malformed(table, "", entry, "names no table")
+            if paytable is not None:
+                documents[variant] = paytable
+            waits = entry.get("applies") == "next_shoe"
             limits = _limits(table, entry)
         elif entry["kind"] == "studio":
             if not isinstance(entry.get("event"), str):
@@ -167,7 +180,8 @@ def table_chain(table: str, rows: list[Row]) -> TableChain:
             if not isinstance(versions, dict) or not all(map(_whole, versions.values())):
                 raise _malformed(table, "", entry, "raises no shoe's version")
             retirements.append((entry["number"], versions))
-    return TableChain(name, variant, retirements, limits, paytable)
+    paytables = tuple(documents.items())
+    return TableChain(name, variant, retirements, limits, paytables, waits, before)
 
 
 def _priced(variant: Any, paytable: Any) -> bool:

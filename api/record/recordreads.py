@@ -88,7 +88,10 @@ class TableRecord(NamedTuple):
     recorded: int
     shoes: list[str]  # oldest first
     limits: dict[str, Any] | None = None
-    paytable: str | None = None  # the document of a pay table not a preset (its JSON text)
+    # The documents of the pay tables not presets its chain names, by name (their JSON text).
+    paytables: tuple[tuple[str, str], ...] = ()
+    waits: bool = False  # its last table write's pay table waits for its next shoe
+    before: str = "standard"  # what was in force before that one
 
 
 class ShoeRecord(NamedTuple):
@@ -252,7 +255,16 @@ class RecordReads:
         current, recorded = row
         names = [shoe for (shoe,) in shoes]
         return TableRecord(
-            own.name, own.variant, current, retired, recorded, names, own.limits, own.paytable
+            own.name,
+            own.variant,
+            current,
+            retired,
+            recorded,
+            names,
+            own.limits,
+            own.paytables,
+            own.waits,
+            own.before,
         )
 
     def rounds(self, table: str, shoe: str, *, writing: bool = False) -> ShoeRecord | None:

@@ -35,20 +35,15 @@ local by = ARGV[14]  -- the name of the key that made the write, for the log
 local game_id = ARGV[15]  -- the round's game id ('' none)
 -- The cards burned before the shoe's first round the plan took, as the meta kept them ('' none).
 local burned_before = ARGV[16]
--- The lobby's registry entry of the pay table that waited for the shoe this round opens, as the
--- meta kept it ('' none waited): the round puts it in force.
-local promotes = ARGV[17]
 
 local version = tonumber(redis.call('HGET', info_key, 'version') or '0')
 local count = redis.call('LLEN', rounds_key)
-local meta = redis.call('HMGET', meta_key, 'current', 'variant', 'burn_pending', 'next_variant',
-  'registry_next')
+local meta = redis.call('HMGET', meta_key, 'current', 'variant', 'burn_pending', 'next_variant')
 -- A shoe's first round is priced under the pay table waiting for it, if one waits.
 local waits = opens == '1' and meta[4]
 local priced = waits and meta[4] or (meta[2] or 'standard')
 if version ~= tonumber(base_version) or count ~= tonumber(base_count)
-    or (meta[1] or '') ~= base_current or priced ~= base_variant
-    or (waits and meta[5] or '') ~= promotes then
+    or (meta[1] or '') ~= base_current or priced ~= base_variant then
   return {0, version, count, 0}
 end
 -- A shoe's first round takes the cards burned before it, exactly as the plan saw them.
@@ -75,7 +70,7 @@ if opens == '1' then
 end
 if waits then
   redis.call('HSET', meta_key, 'variant', priced)
-  redis.call('HDEL', meta_key, 'next_variant', 'registry_next')
+  redis.call('HDEL', meta_key, 'next_variant')
 end
 redis.call('HDEL', meta_key, 'retired')
 -- Taken by this round, or of a shoe that did not start: a new shoe has.

@@ -78,7 +78,9 @@ class TableSource(Protocol):
     recorded: int
     shoes: list[str]
     limits: dict[str, Any] | None
-    paytable: str | None  # the document of a pay table not a preset (its JSON text)
+    paytables: tuple[tuple[str, str], ...]  # the documents of those not presets, by name
+    waits: bool  # the last pay table set waits for the table's next shoe
+    before: str  # the pay table in force before it
 
 
 class ShoeSource(Protocol):
@@ -105,6 +107,17 @@ RESTORE_TABLE = Script(__package__, "restore_table.lua")
 
 
 KIND = "record_tampered"  # the alert of a shoe whose record fails its chain
+
+
+def paytables_of(found: TableSource, current: ShoeSource | None) -> tuple[str, str | None]:
+    """The pay table in force at a table brought back, and the one waiting for its next shoe
+    (``None``: none). A pay table its last table write made wait is in force once its current
+    shoe's rounds are priced under it (their records name it), else it still waits."""
+    if not found.waits:
+        return found.variant, None
+    last = decode_record(current.records[-1]) if current is not None and current.records else {}
+    priced = last.get("paytable") or found.before
+    return (found.variant, None) if priced == found.variant else (priced, found.variant)
 
 
 class ColdShoes:
@@ -213,16 +226,18 @@ class ColdShoes:
             )
         keys = self.keys.table(table)
         margin = int(time.time())
-        if found.paytable is not None:  # a name is one pay table for ever: kept if Redis has it
-            self.transport.command(
-                "HSETNX", self.keys.lobby.paytables, found.variant, found.paytable
-            )
+        in_force, waiting = paytables_of(found, current)
+        documents = dict(found.paytables)
+        for name in (in_force, waiting):  # a name is one pay table for ever: kept if Redis has it
+            if name in documents:
+                self.transport.command("HSETNX", self.keys.lobby.paytables, name, documents[name])
         self.transport.script(
             RESTORE_TABLE,
             meta_key=keys.meta,
             shoes_key=keys.shoes,
             name=found.name or "",
-            variant=found.variant,
+            variant=in_force,
+            next_variant=waiting or "",
             limits=dumps_text(found.limits) if found.limits else "",
             current=found.current_shoe or "",
             retired=int(found.retired),

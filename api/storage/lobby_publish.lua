@@ -127,9 +127,15 @@ if not current then
 end
 redis.call('HSET', summaries_key, table_id, update.summary)
 redis.call('HSET', shapes_key, table_id, update.shape)
--- A pay table that waited for the shoe is in force from its first round (put_table.lua).
-if update.registry then
-  redis.call('HSET', tables_key, table_id, update.registry)
+-- The registry entry follows the pay table the current shoe is priced under: a pay table that
+-- waited for the shoe is in force from its first round (put_table.lua), whatever order a table
+-- write and this update came in.
+if update.variant then
+  local entry = redis.call('HGET', tables_key, table_id)
+  local now = entry and registry_in_force(entry, update.variant)
+  if now and now ~= entry then
+    redis.call('HSET', tables_key, table_id, now)
+  end
 end
 -- The round's dealer: a studio names a dealer once a shift, so an id alone keeps the name the
 -- table has for the same dealer.

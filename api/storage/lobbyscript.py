@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from api.codecs import lobbyupdate, shoefacts
+from api.codecs import lobbyupdate, shoefacts, tiles
 from api.codecs.tiles import registry_entry
 from api.storage.integrity import watchapply
 from api.storage.integrity.watchapply import IntegrityApply
@@ -41,7 +41,9 @@ from roads.rarity import figure, pattern_chance
 STREAM_LENGTH = 10_000
 PATTERN_IDS = ",".join(pattern.id for pattern in PATTERNS)
 
-LOBBY_PUBLISH = Script(__package__, "lobby_publish.lua", uses=[lobbyupdate.LUA, *watchapply.USES])
+LOBBY_PUBLISH = Script(
+    __package__, "lobby_publish.lua", uses=[lobbyupdate.LUA, tiles.LUA, *watchapply.USES]
+)
 LOBBY_RETIRE = Script(__package__, "lobby_retire.lua")
 LOBBY_STATUS = Script(__package__, "lobby_status.lua")
 LOBBY_EVENT = Script(__package__, "lobby_event.lua", uses=[shoefacts.LUA])

@@ -76,6 +76,14 @@ class PayTableStore:
         table = self._known[name] = paytables.decode(stored)
         return table
 
+    def kept(self, table: PayTable) -> bool:
+        """Whether ``table`` is a preset or kept already under its name (naming it defines
+        nothing new)."""
+        try:
+            return self.resolve(table.name) == table
+        except UnknownPayTable:
+            return False
+
     def names(self) -> list[str]:
         """Every pay table's name: the presets', then the deployment's own, sorted."""
         own = sorted(name.decode() for name in self.transport.command("HKEYS", self.key))

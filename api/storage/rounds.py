@@ -231,7 +231,6 @@ class RoundStore:
                 variant=plan.variant,
                 game_id=game_id,
                 burned_before=plan.burned_before,
-                promotes=plan.promotes,
                 **common,
             )
         return ReplaceRound(shoe=plan.shoe, index=plan.number - 1, kind=plan.kind, **common)

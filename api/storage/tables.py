@@ -7,7 +7,6 @@ from typing import Any
 
 from api.codecs import paytables
 from api.codecs.jsontext import dumps_text, loads
-from api.codecs.tiles import registry_entry
 from api.storage.coldshoes import ColdShoes
 from api.storage.failures import Retired
 from api.storage.keys import Keyspace
@@ -72,7 +71,6 @@ class Tables:
             limits=dumps_text(limits) if limits else "",
             now=int(now),
             paytable=paytables.encode(paytable) if custom else "",
-            registry_next=registry_entry(name, paytable.name, limits),
         )
         waiting = waiting.decode() if waiting else None
         self.lobby.register(table, name, in_force.decode(), limits, next_variant=waiting)

@@ -53,7 +53,7 @@ class ReadForAppend:
         }
 
     def parse(self, reply: list) -> AppendBase:
-        current, variant, version, count, state, pending, waiting, registry = reply
+        current, variant, version, count, state, pending, waiting = reply
         return AppendBase(
             current.decode() if current is not None else None,
             variant.decode() if variant is not None else "standard",
@@ -62,7 +62,6 @@ class ReadForAppend:
             state,
             pending,
             waiting.decode() if waiting is not None else None,
-            registry.decode() if registry is not None else "",
         )
 
 
@@ -74,17 +73,16 @@ class AppendBase(NamedTuple):
     state: bytes | None  # stamped with any version (api.codecs.stamps)
     pending: bytes | None = None  # cards burned before a shoe's first round (api.codecs.roundfacts)
     waiting: str | None = None  # the pay table waiting for the next shoe
-    registry: str = ""  # the lobby's registry entry once it is in force
 
     def head(self, shoe: str) -> ShoeHead:
         return ShoeHead(shoe, self.count, self.current)
 
-    def priced_under(self, shoe: str) -> tuple[str, str]:
-        """The pay table ``shoe``'s next round is priced under, and the registry entry its
-        write puts in force (``""``: none): the waiting one from a new shoe's first round."""
+    def priced_under(self, shoe: str) -> str:
+        """The pay table ``shoe``'s next round is priced under: the one waiting for the next
+        shoe from a shoe's first round (which puts it in force), else the one in force."""
         if self.waiting is not None and self.head(shoe).opens:  # as append_round.lua decides
-            return self.waiting, self.registry
-        return self.variant, ""
+            return self.waiting
+        return self.variant
 
     def burned_before(self, shoe: str) -> roundfacts.BurnedBefore:
         """The cards burned before ``shoe``'s first round, when that round is the next."""
@@ -140,7 +138,6 @@ class AppendRound:
     by: str = ""  # the name of the key that made the write, for the record's log
     game_id: str = ""  # the round's game id ("" for none)
     burned_before: str = ""  # the cards burned before the shoe it opens, as the meta kept them
-    promotes: str = ""  # the registry entry of a pay table that waited for the shoe it opens
 
     def queue(self, commands: Any) -> None:
         keys, head = self.keys, self.head
@@ -170,7 +167,6 @@ class AppendRound:
             by=self.by,
             game_id=self.game_id,
             burned_before=self.burned_before,
-            promotes=self.promotes,
         )
 
 

@@ -92,7 +92,7 @@ def base_from(
     scorecard at the read's version (the one place a write's base is made from a read), under
     the pay table its round is priced under (a new shoe's first round: the one waiting for it),
     which ``resolve`` reads by name."""
-    variant, promotes = read.priced_under(shoe)
+    variant = read.priced_under(shoe)
     paytable = None if variant in PRESETS else resolve(variant)
     burned = read.burned_before(shoe)
-    return Base(read.head(shoe), read.version, variant, scorecard, burned, paytable, promotes)
+    return Base(read.head(shoe), read.version, variant, scorecard, burned, paytable)

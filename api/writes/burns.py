@@ -62,7 +62,7 @@ def burn(
             rounds,
             rounds[-1],
             version=version or 0,
-            variant=writer.priced(table),
+            variant=writer.priced(table, shoe, stored),
             watch=writer.watch,
             figures=writer.figures(),
             facts=in_record(stored[-1]).burning(burning, ids),

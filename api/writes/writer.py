@@ -92,9 +92,14 @@ class Writer:
         """The pay table ``name`` names (a preset, or the deployment's own)."""
         return self.tables.paytables.resolve(name)
 
-    def priced(self, table: str) -> PayTable:
-        """The pay table in force at ``table``: a rewrite's round is priced under it."""
-        return self.tables.paytable(table)
+    def priced(self, table: str, shoe: str, records: Sequence[dict[str, Any]]) -> PayTable:
+        """What a rewrite of ``shoe`` (its ``records``) is priced under: the pay table in force
+        for the table's current shoe (its next round's), the one an older shoe's rounds were
+        priced under (its records name it; one recorded before they did: the one in force)."""
+        named = in_record(records[-1]).paytable if records else None
+        if named is None or shoe == self.tables.current_shoe(table):
+            return self.tables.paytable(table)
+        return self.paytable(named)
 
     # -- appending --------------------------------------------------------------------------
 
@@ -230,7 +235,7 @@ class Writer:
                 rounds,
                 new,
                 version=version,
-                variant=self.priced(table),
+                variant=self.priced(table, shoe, stored),
                 watch=self.watch,
                 figures=self.figures(),
                 facts=facts,

@@ -242,3 +242,23 @@ def test_the_app_keeps_its_keys_by_name_never_their_secrets(scoped):
     assert KEY not in str(vars(settings))
     client = scoped.test_client()
     assert post_round(client, 1, table="t1", result="B").status_code == 201  # still KEY's
+
+
+def test_a_scoped_key_names_pay_tables_but_defines_none(scoped):
+    """A pay table's name is the deployment's: a key scoped to some tables may name one the
+    deployment has, or send it whole again, but not define a new one (403, nothing written)."""
+    client, mine = scoped.test_client(), {"X-API-Key": SCOPED}
+    own = {"name": "studio_house", "bets": {"tie": [{"when": {"winner": "tie"}, "pays": 8}]}}
+    body = {"name": "A1", "paytable": own}
+    refused = client.put("/v1/tables/studio-a-1", json=body, headers=mine)
+    assert refused.status_code == 403 and "every table" in refused.json["message"]
+    assert client.get("/v1/paytables/studio_house").status_code == 404
+    assert client.get("/v1/tables/studio-a-1").status_code == 404
+    assert client.put("/v1/tables/studio-a-2", json=body, headers=AUTH).status_code == 200
+    assert client.put("/v1/tables/studio-a-1", json=body, headers=mine).status_code == 200
+    named = {"name": "A1", "paytable": "studio_house"}
+    assert client.put("/v1/tables/studio-a-1", json=named, headers=mine).json["variant"] == (
+        "studio_house"
+    )
+    preset = {"name": "A1", "paytable": "lucky_6", "now": True}
+    assert client.put("/v1/tables/studio-a-1", json=preset, headers=mine).status_code == 200

@@ -10,6 +10,8 @@ import json
 
 import pytest
 
+from api.plan.planner import plan_append
+from api.writes.batch import base_from
 from roads import Scorecard
 from roads.odds import odds
 from roads.paytables import pay_table
@@ -182,3 +184,31 @@ def test_now_puts_a_pay_table_in_force_mid_shoe_and_back_clears_the_waiting_one(
         "ez_baccarat"
     ]
     assert put(client, "n1", paytable="speed", now="yes").status_code == 400
+
+
+def test_a_first_round_read_before_a_pay_table_waits_is_planned_again_under_it(
+    backend, redis_client
+):
+    """A shoe's first round planned from a read made before a PUT set a pay table waiting for
+    the next shoe: the commit finds the pay table it was priced under changed, and the round is
+    planned again under the waiting one, which it puts in force. A PUT's registry entry that
+    reaches the lobby after that is made good by the shoe's next write."""
+    app = make_app(backend.url, cluster=backend.cluster)
+    services, client = app.extensions["roads"], app.test_client()
+    put(client, "r1", paytable="standard")
+    feed(client, "BP", "r1", "s1")
+    (read,) = services.rounds.read_bases([("r1", "s2")])
+    put(client, "r1", paytable="lucky_6")
+    first = deal_shoe(8)[0]
+    base = base_from(read, "s2", Scorecard(), services.writer.paytable)
+    (reply,) = services.rounds.commit([plan_append("r1", "s2", 1, first, base)])
+    assert not reply.committed  # priced under standard, while lucky_6 waited for this shoe
+    assert services.writer.append("r1", "s2", 1, first).record["paytable"] == "lucky_6"
+    services.lobby.register("r1", "R1", "standard", next_variant="lucky_6")  # a late PUT's
+    post_cards(client, 2, deal_shoe(8)[1], "r1", "s2")
+    tile = next(t for t in client.get("/v1/tables").json["tables"] if t["table"] == "r1")
+    assert (tile["name"], tile["variant"], tile["next_variant"]) == ("R1", "lucky_6", None)
+    # A correction of the shoe before is priced under that shoe's own pay table.
+    records = client.get("/v1/tables/r1/shoes/s1/rounds").json["rounds"]
+    assert services.writer.priced("r1", "s1", records) == PRESETS["standard"]
+    assert services.writer.priced("r1", "s2", records) == PRESETS["lucky_6"]

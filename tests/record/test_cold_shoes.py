@@ -155,13 +155,43 @@ def test_a_tables_own_pay_table_is_recorded_and_comes_back_with_it(
     record_all(parts.recorder)
     chain = parts.record.reads.table("lucky")
     assert chain is not None and chain.variant == "house_lucky"
-    assert pay_table(json.loads(chain.paytable)) == own  # the document, in the chain
+    (named, document), *_ = chain.paytables
+    assert named == "house_lucky" and pay_table(json.loads(document)) == own  # in the chain
     flush(redis_client)
     fresh = record_parts()  # a process that never read it
     assert fresh.tables.get("lucky")["paytable"] == own.as_dict()
     assert fresh.tables.paytables.resolve("house_lucky") == own
     deal(fresh, "lucky", "s1", 1, start=4)  # priced under it again
     assert fresh.rounds.shoe_rounds("lucky", "s1")[1][-1]["paytable"] == "house_lucky"
+
+
+@pytest.mark.parametrize("started", [False, True])
+def test_a_pay_table_waiting_for_the_next_shoe_comes_back_waiting(
+    parts, record_parts, redis_client, started
+):
+    """A pay table set mid-shoe waits for the next shoe, and a table brought back from the
+    record still has it waiting (its current shoe's rounds name the one in force), or in force
+    once a shoe's first round was priced under it."""
+    own = pay_table({**PRESETS["lucky_6"].as_dict(), "name": "house_next", "source": "ours"})
+    parts.tables.put("wait", "Wait", "speed")
+    deal(parts, "wait", "s1", 3)
+    parts.tables.put("wait", "Wait", own)
+    assert parts.tables.get("wait")["next_variant"] == "house_next"
+    if started:
+        deal(parts, "wait", "s2", 2)
+    record_all(parts.recorder)
+    flush(redis_client)
+    fresh = record_parts()
+    table = fresh.tables.get("wait")
+    expected = ("house_next", None) if started else ("speed", "house_next")
+    assert (table["variant"], table["next_variant"]) == expected
+    current = "s2" if started else "s1"
+    deal(fresh, "wait", current, 1, start=4 if not started else 3)
+    assert fresh.rounds.shoe_rounds("wait", current)[1][-1]["paytable"] == expected[0]
+    if not started:
+        deal(fresh, "wait", "s2", 1)
+        assert fresh.rounds.shoe_rounds("wait", "s2")[1][-1]["paytable"] == "house_next"
+        assert fresh.tables.get("wait")["next_variant"] is None
 
 
 def test_a_new_table_after_a_flush_starts_as_new(parts, redis_client):
