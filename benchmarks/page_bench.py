@@ -12,7 +12,8 @@ TaskDuration; and the long tasks, over 50 ms), the service's CPU without and wit
 the viewers a 2-core box would hold at that CPU each (what the dealing leaves, shared out).
 
 ``--root DIR`` runs the service (and so the page) of another checkout: the page before it drew
-its roads itself, for the same figures in the same way.
+its roads itself, for the same figures in the same way. ``--statuses``: each round's table also
+reports its status, betting for 15 s (the tile's countdown, issue 47), as a studio does.
 
     .venv/bin/python benchmarks/page_bench.py                     # this checkout
     git worktree add /tmp/before f4e05ef
@@ -25,6 +26,7 @@ import argparse
 import sys
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -64,6 +66,16 @@ class Dealing(threading.Thread):
             time.sleep(max(0.0, start + n / self.rate - time.monotonic()))
             self.dealer.deal(self.dealer.tables[n % len(self.dealer.tables)])
             n += 1
+
+
+class StatusDealer(Dealer):
+    """A dealer whose every round is followed by its table's status: betting for 15 s."""
+
+    def deal(self, table: str) -> None:
+        super().deal(table)
+        until = datetime.now(UTC) + timedelta(seconds=15)
+        body = {"status": "betting", "until": until.isoformat(timespec="milliseconds")}
+        serving.post(self.base, f"/v1/tables/{table}/status", body, KEY, method="PUT")
 
 
 class PageWatch:
@@ -148,7 +160,7 @@ def run(args) -> dict:
         env = {"REDIS_URL": redis.url, "ROADS_INGEST_KEYS": KEY, "ROADS_WORKERS": "2"}
         env["ROADS_WORKER_CONNECTIONS"] = str(args.crowd + 1000)
         with serving.gunicorn("wsgi:app", env, port=free_port(), root=root) as base:
-            dealer = Dealer(base, tables)
+            dealer = (StatusDealer if args.statuses else Dealer)(base, tables)
             for table in tables:
                 dealer.deal(table)
             dealing = Dealing(dealer, args.rate)
@@ -221,12 +233,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--root", help="the checkout whose service and page to run")
     parser.add_argument(
+        "--statuses", action="store_true", help="each round's table reports its status too"
+    )
+    parser.add_argument(
         "--crowd", type=int, default=1000, help="plain frames viewers, for a viewer's CPU"
     )
     args = parser.parse_args()
     found = run(args)
     print(
-        f"{args.root or 'this checkout'}: {args.tables} tables, {args.rate:g} rounds/s, "
+        f"{args.root or 'this checkout'}: {args.tables} tables, {args.rate:g} rounds/s"
+        f"{' (each with its table status)' if args.statuses else ''}, "
         f"{args.seconds:g} s with the page open"
     )
     print(

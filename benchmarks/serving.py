@@ -29,13 +29,13 @@ def redis_server(*extra: str):
         server.cleanup()
 
 
-def post(base: str, path: str, body: dict, key: str) -> None:
-    """POST a JSON body with an ingest key; raises on any answer but 2xx."""
+def post(base: str, path: str, body: dict, key: str, method: str = "POST") -> None:
+    """POST (or ``method``) a JSON body with an ingest key; raises on any answer but 2xx."""
     request = urllib.request.Request(
         base + path,
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json", "X-API-Key": key},
-        method="POST",
+        method=method,
     )
     urllib.request.urlopen(request, timeout=5).read()
 

@@ -51,7 +51,11 @@ export interface Dealer {
 export interface Tile {
   table: string;
   name: string;
+  /** The pay table in force (GET /v1/paytables). */
   variant: string;
+  /** The pay table from the table's next shoe's first round (null: none; absent from an
+   * earlier release's tiles). */
+  next_variant?: string | null;
   /** The table's limits (null: none; absent from an earlier release's tiles). */
   limits?: { table?: Bounds; bets?: Record<string, Bounds> } | null;
   status?: TableStatus;

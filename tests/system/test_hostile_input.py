@@ -24,6 +24,7 @@ EXAMPLES = settings(
     max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
 )
 VALID_PATH = {"table": "t1", "shoe": "s1", "number": "1", "road": "big_road", "game_id": "G-1"}
+VALID_PATH |= {"name": "standard"}  # a pay table's name
 VALID_BODY = {
     "TableIn": {"name": "Table 1", "variant": "standard"},
     "StatusIn": {"status": "dealing"},
