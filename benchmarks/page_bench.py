@@ -130,9 +130,8 @@ def watch_page(base: str, tables: int, pids: list[int], seconds: float) -> dict:
         page.add_init_script(LONG_TASKS)
         watch = PageWatch(page)
         page.goto(base + "/")
-        page.wait_for_function(
-            f"document.querySelectorAll('#tiles .tile').length >= {tables}", timeout=60_000
-        )
+        # (A locator, not wait_for_function: the page's policy refuses the eval that needs.)
+        page.locator("#tiles .tile").nth(tables - 1).wait_for(state="attached", timeout=60_000)
         # Playwright hands the page's events over only while it is called: wait in it.
         page.wait_for_timeout(5000)  # the first pictures painted, the stream settled
         page.evaluate("window.longTasks = { count: 0, ms: 0 }")

@@ -23,6 +23,8 @@ const state = {
   theme: prefs.get("lobby.theme", null) ||
     (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"),
   favourites: new Set(prefs.get("lobby.favourites", [])),
+  pinned: prefs.get("lobby.pinned", []), // tables pinned first, in the order pinned (seed 003)
+  hidden: new Set(prefs.get("lobby.hidden", [])), // tables the player hid, until shown again
   filter: { text: "", variant: "", favourites: false, stake: null },
   clockOffset: 0, // how far the service's clock is ahead of this browser's (ms), from the frames
   tiles: new Map(), // table id -> tile, kept by the lobby's frames
@@ -66,6 +68,9 @@ function view() {
     shownPatterns: goodRoads.shownPatterns(),
     onOpen: (table) => router.go({ tab: state.tab, table }),
     onFavourite: toggleFavourite,
+    pinned: new Set(pinnedNow()),
+    onPin: togglePin,
+    onHide: hideTable,
     clockOffset: state.clockOffset,
   };
 }
@@ -137,11 +142,24 @@ function tick() {
   }
 }
 
+// Seed 003: up to three tables pinned on a desktop, one on a phone.
+const PHONE = matchMedia("(max-width: 640px)");
+const mostPinned = () => (PHONE.matches ? 1 : 3);
+
+// The tables pinned first now: the newest pins a screen holds, of the tables the lobby has.
+function pinnedNow() {
+  return state.pinned.filter((id) => state.tiles.has(id)).slice(-mostPinned());
+}
+
 function render() {
   const total = state.order.length;
   $("#search-box").hidden = total < SEARCH_FROM;
-  // Favourites first, each group in the order the player sorted by.
-  const ids = [...state.order].sort((a, b) => state.favourites.has(b) - state.favourites.has(a));
+  // The pinned tables first, in the order pinned and out of the sorting; then the favourites,
+  // each group in the order the player sorted by. A hidden table is not shown.
+  const pinned = pinnedNow();
+  const rest = state.order.filter((id) => !pinned.includes(id) && !state.hidden.has(id))
+    .sort((a, b) => state.favourites.has(b) - state.favourites.has(a));
+  const ids = [...pinned.filter((id) => !state.hidden.has(id)), ...rest];
   const tiles = ids.map((id) => state.tiles.get(id)).filter(shown);
   const current_ = view();
   $("#tiles").replaceChildren(...tiles.map((tile) => tileNode(tile, current_)));
@@ -151,6 +169,7 @@ function render() {
     status = tiles.length ? `${t("status.filtered", { n: tiles.length, total })} · ${order}` : t("status.no_match");
   }
   $("#status").textContent = status;
+  renderHidden();
 }
 
 function toggleFavourite(table) {
@@ -159,6 +178,47 @@ function toggleFavourite(table) {
   render();
   if (state.tab === "good") goodRoads.load();
   document.querySelector(`.tile[data-table="${CSS.escape(table)}"] .star`)?.focus();
+}
+
+// Pin a table first (the oldest pin goes when a screen holds no more), or unpin it.
+function togglePin(table) {
+  const pinned = pinnedNow();
+  state.pinned = pinned.includes(table)
+    ? pinned.filter((id) => id !== table)
+    : [...pinned, table].slice(-mostPinned());
+  prefs.set("lobby.pinned", state.pinned);
+  render();
+  if (state.tab === "good") goodRoads.load();
+  document.querySelector(`.tile[data-table="${CSS.escape(table)}"] .pin`)?.focus();
+}
+
+// Hide a table from the list; the settings list it, to show it again.
+function hideTable(table) {
+  state.hidden.add(table);
+  state.pinned = state.pinned.filter((id) => id !== table);
+  prefs.set("lobby.hidden", [...state.hidden]);
+  prefs.set("lobby.pinned", state.pinned);
+  render();
+  if (state.tab === "good") goodRoads.load();
+  $("#tiles").focus();
+}
+
+function showTable(table) {
+  state.hidden.delete(table);
+  prefs.set("lobby.hidden", [...state.hidden]);
+  render();
+}
+
+// The settings' list of hidden tables, each with a button that shows it again.
+function renderHidden() {
+  const hidden = [...state.hidden];
+  $("#hidden-tables").hidden = hidden.length === 0;
+  $("#hidden-list").replaceChildren(...hidden.map((table) => {
+    const name = state.tiles.get(table)?.name ?? table;
+    const button = el("button", { className: "pill", type: "button", textContent: t("hidden.show", { table: name }) });
+    button.addEventListener("click", () => showTable(table));
+    return el("li", {}, button);
+  }));
 }
 
 function flash(table) {
@@ -315,6 +375,7 @@ function setup() {
     render();
   });
   setInterval(tick, 1000);
+  PHONE.addEventListener("change", render); // a phone holds one pinned table, a desktop three
   $("#favourites-only").addEventListener("click", (e) => {
     state.filter.favourites = !state.filter.favourites;
     e.currentTarget.setAttribute("aria-pressed", String(state.filter.favourites));

@@ -130,6 +130,16 @@ export function tileNode(tile, view, labels = null) {
   star.setAttribute("aria-pressed", String(favourite));
   star.setAttribute("aria-label", t(favourite ? "favourite.remove" : "favourite.add", { table: tile.name }));
   star.addEventListener("click", () => view.onFavourite(tile.table));
+  const pinned = view.pinned?.has(tile.table) ?? false;
+  const pin = el("button", { className: "pin", type: "button", textContent: "📌" });
+  pin.setAttribute("aria-pressed", String(pinned));
+  pin.setAttribute("aria-label", t(pinned ? "pin.remove" : "pin.add", { table: tile.name }));
+  pin.title = pin.getAttribute("aria-label");
+  pin.addEventListener("click", () => view.onPin(tile.table));
+  const hide = el("button", { className: "hide", type: "button", textContent: "✕" });
+  hide.setAttribute("aria-label", t("hide.add", { table: tile.name }));
+  hide.title = hide.getAttribute("aria-label");
+  hide.addEventListener("click", () => view.onHide(tile.table));
 
   const tags = (labels ?? named.map((g) => t(`pattern.${g.pattern}.name`)))
     .map((text, i) => el("span", {
@@ -141,10 +151,12 @@ export function tileNode(tile, view, labels = null) {
 
   // ("is-": a tile's own classes, "open" among them, are taken)
   const idle = tile.status === "closed" || tile.status === "paused" ? ` is-${tile.status}` : "";
-  const node = el("article", { className: `tile${watched.length ? " gold" : ""}${favourite ? " favourite" : ""}${idle}` },
+  const node = el("article", { className: `tile${watched.length ? " gold" : ""}${favourite ? " favourite" : ""}${pinned ? " pinned" : ""}${idle}` },
     el("div", { className: "tile-head" },
       el("h3", {}, open),
+      pin,
       star,
+      hide,
       el("span", { className: "variant", textContent: variantName(tile.variant) }),
       el("span", { className: "muted", textContent: t("tile.rounds", { n: tile.rounds_played }) })),
     statusNode(tile, view.clockOffset ?? 0),

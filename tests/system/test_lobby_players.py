@@ -295,6 +295,39 @@ def test_a_tile_says_what_its_table_is_doing_by_the_services_clock(service, brow
         send(service, "DELETE", "/v1/tables/stat", {})
 
 
+def test_pinned_tables_come_first_and_a_hidden_one_comes_back_from_the_settings(service, browser):
+    """Issue 47, part 3 (seed 003's multiplay lobby): up to three tables pinned first on a
+    desktop, one on a phone (the newest pin), out of the sorting and remembered; a hidden table
+    gone until the settings show it again."""
+    page = open_page(browser, service, "en")
+    names = page.locator("#tiles .tile h3")
+    tile(page, "Charlie Zero").locator(".pin").click()
+    tile(page, "Bravo Speed").locator(".pin").click()
+    expect(names.nth(0)).to_have_text("Charlie Zero")
+    expect(names.nth(1)).to_have_text("Bravo Speed")
+    expect(tile(page, "Bravo Speed").locator(".pin")).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(names.nth(0)).to_have_text("Charlie Zero")
+    expect(names.nth(1)).to_have_text("Bravo Speed")
+    page.set_viewport_size({"width": 390, "height": 800})  # a phone holds one: the newest
+    expect(names.nth(0)).to_have_text("Bravo Speed")
+    expect(tile(page, "Charlie Zero").locator(".pin")).to_have_attribute("aria-pressed", "false")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(names.nth(0)).to_have_text("Charlie Zero")
+
+    tile(page, "Alpha Baccarat").locator(".hide").click()
+    expect(tile(page, "Alpha Baccarat")).to_have_count(0)
+    page.reload()
+    expect(names).to_have_count(2)
+    expect(tile(page, "Alpha Baccarat")).to_have_count(0)
+    page.click("#hidden-tables summary")
+    page.get_by_role("button", name="Show Alpha Baccarat").click()
+    expect(tile(page, "Alpha Baccarat")).to_be_visible()
+    expect(page.locator("#hidden-tables")).to_be_hidden()
+    assert page.errors == []
+    page.close()
+
+
 def test_derived_roads_show_a_runs_colour_never_a_side_letter(service, browser):
     page = open_page(browser, service, "en")
     streak = tile(page, "Alpha Baccarat").locator(".streak")
