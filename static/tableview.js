@@ -4,6 +4,7 @@
 // same events (the client's TableFeed); the roads are drawn here as SVG: no request a round.
 import { askCell, documentCells, roadSvgElement, TableFeed } from "/client/index.js";
 import { betName, current, number, percent, t } from "./i18n.js";
+import { prefs } from "./prefs.js";
 import { describeRoad, el, roadName } from "./tiles.js";
 
 // The roads in the order they are laid out, and the columns each shows: on a phone, where they
@@ -27,6 +28,7 @@ export class TableView {
     this.table = null;
     this.feed = null;
     this.ask = null;
+    this.beads = prefs.get("lobby.beads", "letters"); // the Bead Plate's letters or totals
     this.images = this.buildRoads();
     $("#tv-close").addEventListener("click", () => this.dialog.close());
     this.dialog.addEventListener("close", () => {
@@ -46,10 +48,24 @@ export class TableView {
     const box = $("#tv-roads");
     for (const road of Object.keys(ROADS)) {
       images[road] = el("div", { className: "drawn" });
-      const caption = el("figcaption");
-      caption.dataset.i18n = `road.${road}`; // named when the page's language is applied
+      const name = el("span");
+      name.dataset.i18n = `road.${road}`; // named when the page's language is applied
+      const caption = el("figcaption", {}, name);
       box.append(el("figure", { className: `road-${road}` }, caption, images[road]));
     }
+    // Seed 003: a tap on the Bead Plate shows each hand's winning total, another the letters;
+    // the caption's toggle does the same from the keyboard.
+    const toggle = el("button", { className: "pill bead-toggle", type: "button" });
+    toggle.dataset.i18n = "bead.totals";
+    $(".road-bead_plate figcaption").append(" ", toggle);
+    const flip = () => {
+      this.beads = this.beads === "totals" ? "letters" : "totals";
+      prefs.set("lobby.beads", this.beads);
+      this.refresh();
+    };
+    toggle.addEventListener("click", flip);
+    images.bead_plate.classList.add("tappable");
+    images.bead_plate.addEventListener("click", flip);
     return images;
   }
 
@@ -101,9 +117,10 @@ export class TableView {
         : describeRoad(road, doc.streaks);
       const added = this.ask ? [askCell(doc, road, this.ask)].filter(Boolean) : [];
       this.images[road].replaceChildren(roadSvgElement(road, documentCells(doc, road), {
-        cols, theme, added, label, bead: { letters }, scale: 1,
+        cols, theme, added, label, bead: { letters, show: this.beads }, scale: 1,
       }));
     }
+    $(".bead-toggle").setAttribute("aria-pressed", String(this.beads === "totals"));
     const odds = this.feed.odds;
     // Without a read key there are no odds to show: the section stays out of sight.
     $("#tv-odds-title").hidden = $("#tv-odds").hidden = !odds;

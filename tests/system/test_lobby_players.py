@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from api.codecs.times import utc_text as rfc3339
+from roads.simulator import deal_shoe
 from tests.conftest import KEY
 from tests.gunicorn_server import service as served
 from tests.lobby_service import deal, open_three_tables, send, shoot
@@ -326,6 +327,36 @@ def test_pinned_tables_come_first_and_a_hidden_one_comes_back_from_the_settings(
     expect(page.locator("#hidden-tables")).to_be_hidden()
     assert page.errors == []
     page.close()
+
+
+def test_a_tap_on_the_bead_plate_shows_the_winning_totals(service, browser):
+    """Seed 003: the Bead Plate shows the results' letters, or after a tap each hand's winning
+    total (remembered), and back."""
+    rounds = deal_shoe(9)[:6]
+    for number, round in enumerate(rounds, start=1):
+        cards = {"player": [str(c) for c in round.player_cards]}
+        cards["banker"] = [str(c) for c in round.banker_cards]
+        send(service, "POST", "/v1/tables/beads/shoes/s1/rounds", {"round": number, **cards})
+    try:
+        page = open_page(browser, service, "en", path="/#/table/beads")
+        beads = page.locator(".road-bead_plate svg text")
+        letters = [{"B": "B", "P": "P", "T": "T"}[r.result] for r in rounds]
+        totals = [str(max(r.player_total, r.banker_total)) for r in rounds]
+        expect(beads).to_have_text(letters)
+        toggle = page.locator(".bead-toggle")
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        expect(toggle).to_have_text("Winning totals")
+        page.locator(".road-bead_plate .drawn").click()  # a tap on the drawing
+        expect(beads).to_have_text(totals)
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        page.reload()
+        expect(page.locator(".road-bead_plate svg text")).to_have_text(totals)
+        page.locator(".bead-toggle").press("Enter")  # the caption's toggle, from the keyboard
+        expect(page.locator(".road-bead_plate svg text")).to_have_text(letters)
+        assert page.errors == []
+        page.close()
+    finally:
+        send(service, "DELETE", "/v1/tables/beads", {})
 
 
 def test_derived_roads_show_a_runs_colour_never_a_side_letter(service, browser):
