@@ -1,8 +1,8 @@
 // The Good Roads tab: which patterns the player watches, of which profile (the classic lobby's
 // twelve and two more, or the Asian lobbies' twelve: 长庄, 单跳, 一厅两房 ...), remembered in this
 // browser, and the tables that match one now. Every pattern is enabled at first (seed 003); a
-// player reading Chinese starts with the Asian profile.
-import { current, lobbyRarity, rarity, t } from "./i18n.js";
+// player reading an Asian language starts with the Asian profile.
+import { ASIAN, current, lobbyRarity, rarity, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { el, tileNode } from "./tiles.js";
 
@@ -24,7 +24,7 @@ export class GoodRoads {
 
   // The profile a player starts with: the one they chose, else the one of their language.
   startingProfile() {
-    return this.profile ?? (current() === "zh-Hans" ? "asia" : "classic");
+    return this.profile ?? (ASIAN.includes(current()) ? "asia" : "classic");
   }
 
   shownPatterns() {

@@ -11,7 +11,15 @@ export const LANGUAGES = {
   ro: "Română",
   id: "Bahasa Indonesia",
   "zh-Hans": "简体中文",
+  "zh-Hant": "繁體中文",
+  ja: "日本語",
+  ko: "한국어",
+  vi: "Tiếng Việt",
+  th: "ไทย",
 };
+
+// The languages whose players start on the Asian Good Roads (api/http/catalogues.py's ASIAN).
+export const ASIAN = ["zh-Hans", "zh-Hant", "ja", "ko", "vi", "th"];
 
 let messages = {};
 let language = "en";
@@ -19,11 +27,11 @@ let plurals = new Intl.PluralRules("en");
 
 export const current = () => language;
 
-// The catalogue for a browser language tag: zh-CN, zh-TW, zh → Chinese; nl-BE → Dutch; "in" is
-// Indonesian's old code.
+// The catalogue for a browser language tag: zh-TW, zh-HK, zh-MO and zh-Hant → Traditional
+// Chinese, any other zh → Simplified; nl-BE → Dutch; "in" is Indonesian's old code.
 function matching(tag) {
   const lower = tag.toLowerCase();
-  if (lower.startsWith("zh")) return "zh-Hans";
+  if (lower.startsWith("zh")) return /^zh-(hant|tw|hk|mo)\b/.test(lower) ? "zh-Hant" : "zh-Hans";
   const primary = lower.split("-")[0] === "in" ? "id" : lower.split("-")[0];
   return primary in LANGUAGES ? primary : null;
 }

@@ -131,7 +131,7 @@ export function tileNode(tile, view, labels = null) {
   star.setAttribute("aria-label", t(favourite ? "favourite.remove" : "favourite.add", { table: tile.name }));
   star.addEventListener("click", () => view.onFavourite(tile.table));
   const pinned = view.pinned?.has(tile.table) ?? false;
-  const pin = el("button", { className: "pin", type: "button", textContent: "📌" });
+  const pin = el("button", { className: "pin", type: "button", textContent: "⚑" });
   pin.setAttribute("aria-pressed", String(pinned));
   pin.setAttribute("aria-label", t(pinned ? "pin.remove" : "pin.add", { table: tile.name }));
   pin.title = pin.getAttribute("aria-label");

@@ -19,7 +19,9 @@ from typing import Any
 from api.resources import CATALOGUES
 
 #: The languages of the lobby, English first (the default).
-LANGUAGES = ("en", "it", "nl", "ro", "id", "zh-Hans")
+LANGUAGES = ("en", "it", "nl", "ro", "id", "zh-Hans", "zh-Hant", "ja", "ko", "vi", "th")
+#: Those whose players start on the Asian Good Roads (the Chinese lobbies' profile).
+ASIAN = ("zh-Hans", "zh-Hant", "ja", "ko", "vi", "th")
 
 
 def catalogue(lang: str) -> dict[str, Any]:

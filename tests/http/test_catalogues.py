@@ -27,6 +27,11 @@ PLURAL_FORMS = {
     "ro": {"one", "few", "other"},
     "id": {"other"},
     "zh-Hans": {"other"},
+    "zh-Hant": {"other"},
+    "ja": {"other"},
+    "ko": {"other"},
+    "vi": {"other"},
+    "th": {"other"},
 }
 
 # Texts a language uses as English writes them: the names of the roads, of the Good Roads tab, of
@@ -66,6 +71,12 @@ AS_IN_ENGLISH = {
     | {"bet.player", "bet.banker", "pattern.dan_tiao.name"}
     | DEALER,
     "zh-Hans": set(),
+    "zh-Hant": set(),
+    "ja": set(),
+    "ko": set(),
+    # Vietnamese and Thai lobbies keep the games' and Super 6's names (docs/languages.md).
+    "vi": NAMES,
+    "th": NAMES,
 }
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 CLDR_FORMS = {"zero", "one", "two", "few", "many", "other"}
