@@ -58,7 +58,8 @@ ROUNDS = Counter(
 UNAVAILABLE = Counter(
     "roads_unavailable_total",
     "503 answers, by cause: redis_down, failing_over, out_of_memory, contention, not_replicated, "
-    "readers_busy (pictures or custom Good Roads past their bound), feed_full.",
+    "readers_busy (pictures or custom Good Roads past their bound), feed_full, paytable_missing "
+    "(a table names a pay table Redis lost).",
     ["cause"],
 )
 READ_CACHE = Counter(

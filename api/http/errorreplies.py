@@ -26,6 +26,7 @@ from api.storage.failures import (
     NotReplicated,
     Retired,
 )
+from api.storage.paytablestore import UnknownPayTable
 from api.writes.refusals import Conflict
 from roads import RoadsError, RoundError, RuleError, ShoeError
 
@@ -88,6 +89,7 @@ STATUS: tuple[tuple[type[Exception], int, str | None, str | None], ...] = (
     # Said in the record's own fixed words, never psycopg's (host, port, user: docs/security.md).
     (RecordUnavailable, 503, UNREACHABLE, "record_down"),
     (RecordTampered, 409, None, None),  # a shoe whose record fails its chain: never served
+    (UnknownPayTable, 503, None, "paytable_missing"),
     *((kind, 503, message, cause) for kind, message, cause in STORE_UNAVAILABLE),
     (REFUSED, 400, None, None),
 )

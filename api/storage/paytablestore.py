@@ -28,7 +28,15 @@ class PayTableTaken(Exception):
 
 
 class UnknownPayTable(KeyError):
-    """No preset and no pay table of the deployment has the name."""
+    """No preset and no pay table of the deployment has the name. Met where a table names it,
+    the deployment's list lost it (Redis lost ``{lobby}:paytables`` but not the table): a 503
+    saying so (:mod:`api.http.errorreplies`), never a 500."""
+
+    def __str__(self) -> str:
+        return (
+            f"the pay table {self.args[0]} is not kept (Redis lost the deployment's pay tables): "
+            "PUT its table again with the whole pay table"
+        )
 
 
 class PayTableStore:

@@ -212,3 +212,23 @@ def test_a_first_round_read_before_a_pay_table_waits_is_planned_again_under_it(
     records = client.get("/v1/tables/r1/shoes/s1/rounds").json["rounds"]
     assert services.writer.priced("r1", "s1", records) == PRESETS["standard"]
     assert services.writer.priced("r1", "s2", records) == PRESETS["lucky_6"]
+
+
+def test_a_pay_table_redis_lost_is_a_503_saying_so_not_a_500(backend, redis_client):
+    """The deployment's list of pay tables lost while a table naming one stays (one slot of a
+    cluster): its reads and writes answer 503 naming what to do, and a PUT mends it."""
+    app = make_app(backend.url, cluster=backend.cluster)
+    client = app.test_client()
+    put(client, "lost1", paytable=HOUSE)
+    feed(client, "BP", "lost1", "s1")
+    redis_client.delete(app.extensions["roads"].keys.lobby.paytables)
+    fresh = make_app(backend.url, cluster=backend.cluster).test_client()  # never read it
+    for answer in (
+        fresh.get("/v1/tables/lost1"),
+        fresh.post(
+            "/v1/tables/lost1/shoes/s1/rounds", json={"round": 3, "result": "B"}, headers=AUTH
+        ),
+    ):
+        assert answer.status_code == 503 and "PUT its table again" in answer.json["message"]
+    assert put(fresh, "lost1", paytable=HOUSE).status_code == 200
+    assert fresh.get("/v1/tables/lost1").json["variant"] == "house_macau"
