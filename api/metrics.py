@@ -13,6 +13,7 @@ id: one series per route, not per table. ``docs/operations.md`` lists them, with
 from __future__ import annotations
 
 import functools
+import glob
 import os
 import shutil
 import time
@@ -149,12 +150,31 @@ def lag_of(event_id: str, now: float | None = None) -> float:
     return max(0.0, (time.time() if now is None else now) - millis / 1000)
 
 
+class _StartedFilesCollector(_multiprocess.MultiProcessCollector):
+    """Every process's metrics but those of a file still being made. A worker creates its file
+    empty and only then sizes it, so a scrape between the two found a file of 0 bytes and
+    failed (prometheus_client reads its header unchecked): such a file holds no sample yet."""
+
+    def collect(self):
+        started = []
+        for path in glob.glob(os.path.join(self._path, "*.db")):
+            try:
+                if os.path.getsize(path) >= _HEADER_BYTES:
+                    started.append(path)
+            except FileNotFoundError:  # a dead worker's live gauge, removed since the glob
+                continue
+        return self.merge(started, accumulate=True)
+
+
+_HEADER_BYTES = 8  # a metrics file's used-bytes count and its padding
+
+
 def exposition() -> tuple[bytes, str]:
     """The scrape: every process's metrics in multiprocess mode, else this process's, with the
     content type of Prometheus's text format."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        _multiprocess.MultiProcessCollector(registry)
+        _StartedFilesCollector(registry)
     else:
         registry = REGISTRY
     return generate_latest(registry), CONTENT_TYPE_LATEST
