@@ -11,6 +11,8 @@ Conventions of live-table scorecards:
   one; leading ties on the first cell; Banker Pair a small red dot (top left), Player Pair a
   small blue dot (bottom right).
 - Big Eye Boy hollow circles, Small Road solid dots, Cockroach Road slashes, red or blue.
+- A cancelled round takes no bead: a small X at the top right of the cell of the bead after
+  it, or of the cell the next bead takes (:func:`roads.beadplate.cancelled_marks`).
 - The view keeps the newest whole columns: it starts at ``last column + 1 - cols``.
 """
 
@@ -25,6 +27,7 @@ from typing import Any
 # is an ES module whose default export is strict JSON (a JSON module would not load everywhere),
 # packaged with the client's modules (api.resources).
 from api.resources import STYLE as STYLE_FILE
+from roads.beadplate import cancelled_marks
 
 
 def read_style(text: str) -> dict[str, Any]:
@@ -192,7 +195,8 @@ def draw_panel(
         scene.grid.append(((panel.x, y), (panel.x + width, y)))
 
     items = items_of(shape, road)
-    first = first_visible(items, panel.cols)
+    crosses = cancelled_of(shape) if road == "bead_plate" else []
+    first = first_visible(items + crosses, panel.cols)
     for item in items:
         col, row = item["col"], item["row"]
         if col < first:
@@ -202,10 +206,29 @@ def draw_panel(
         draw_item(scene, road, item, x, y, cell, bead)
         if (road, col, row) in new_cells:
             scene.highlights.append((x, y, cell))
+    for cross in crosses:
+        if cross["col"] >= first:
+            x = panel.x + (cross["col"] - first + 0.5) * cell
+            draw_cancelled(scene, x, panel.y + (cross["row"] + 0.5) * cell, cell)
     if road == "big_road" and shape["big_road"]["leading_ties"] and first == 0:
         # Ties before any Banker/Player result sit on the first cell.
         x, y = panel.x + 0.5 * cell, panel.y + 0.5 * cell
         draw_ties(scene, x, y, cell, shape["big_road"]["leading_ties"])
+
+
+def cancelled_of(shape: dict[str, Any]) -> list[dict[str, Any]]:
+    """The Bead Plate's cancelled-round marks, as cells (``col``, ``row``, ``count``)."""
+    marks = cancelled_marks(shape["bead_plate"], shape["stats"]["void_rounds"])
+    return [{"col": col, "row": row, "count": count} for col, row, count in marks]
+
+
+def draw_cancelled(scene: Scene, x: float, y: float, cell: float) -> None:
+    """The X of cancelled rounds, at the top right of the cell centred on (x, y)."""
+    mark = MARKS["cancelled"]
+    cx, cy, half = x + cell * mark["offset"], y - cell * mark["offset"], cell * mark["half"]
+    color, width = THEMES[scene.theme]["cancelled"], cell * mark["width"]
+    scene.slashes.append((cx - half, cy + half, cx + half, cy - half, color, width))
+    scene.slashes.append((cx - half, cy - half, cx + half, cy + half, color, width))
 
 
 def draw_item(scene: Scene, road: str, item: dict, x: float, y: float, cell: float, bead: Bead):

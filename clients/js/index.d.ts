@@ -135,9 +135,18 @@ export interface Cell {
   total?: number | null;
 }
 
+/** Where a roads document's Bead Plate marks `count` cancelled rounds with an X. */
+export interface CancelledMark {
+  col: number;
+  row: number;
+  count: number;
+}
+
 export interface Drawn {
   cells: Cell[];
   lead: number;
+  /** A roads document's Bead Plate: its cancelled rounds' X marks. */
+  cancelled?: CancelledMark[];
 }
 
 /** A roads document: GET /v1/tables/{table}/roads (RoadsSchema). */
@@ -145,6 +154,8 @@ export type RoadsDocument = Record<string, any>;
 
 export function tileCells(road: TileRoad): Drawn;
 export function documentCells(doc: RoadsDocument, road: Road): Drawn;
+/** Where the Bead Plate marks cancelled rounds: the beads' round numbers and the shoe's void count. */
+export function cancelledMarks(beads: Array<{ round: number; col: number; row: number }>, voidRounds: number): CancelledMark[];
 /** Ask Banker / Ask Player: the cell a next `side` adds to `road` (null: no mark there). */
 export function askCell(doc: RoadsDocument, road: Road, side: Side): Cell | null;
 

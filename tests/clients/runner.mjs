@@ -16,6 +16,7 @@ const calls = {
   frameProblems: (frames) => frames.map((frame) => client.frameProblem(frame)),
   tileCells: (road) => client.tileCells(road),
   documentCells: (doc, road) => client.documentCells(doc, road),
+  cancelledMarks: (beads, voidRounds) => client.cancelledMarks(beads, voidRounds),
   roadSvg: (road, drawn, options) => client.roadSvg(road, drawn, options),
 };
 

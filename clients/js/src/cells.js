@@ -4,7 +4,8 @@
 //
 // A road's cells: { cells: [{ col, row, value, ties, bankerPair, playerPair, total }], lead }
 // where `value` is "B", "P" or "T" on the Bead Plate and the Big Road, "red" or "blue" on a
-// derived road; `lead` counts the Big Road's ties before its first cell.
+// derived road; `lead` counts the Big Road's ties before its first cell. A roads document's
+// Bead Plate adds `cancelled`: [{ col, row, count }], where its cancelled rounds' X stands.
 
 export const ROADS = ["bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_road"];
 const VALUES = { B: "B", P: "P", r: "red", b: "blue" };
@@ -41,6 +42,7 @@ export function documentCells(doc, road) {
         bankerPair: bead.banker_pair, playerPair: bead.player_pair,
       })),
       lead: 0,
+      cancelled: cancelledMarks(doc.bead_plate, doc.stats?.void_rounds ?? 0),
     };
   }
   const items = doc[road].columns.flat();
@@ -63,4 +65,21 @@ export function askCell(doc, road, side) {
   if (!place) return null;
   const value = road === "bead_plate" || road === "big_road" ? side : doc.probe[side][road];
   return value ? { col: place[0], row: place[1], value } : null;
+}
+
+// Where the Bead Plate marks cancelled rounds with an X (roads/beadplate.py cancelled_marks): a
+// cancelled round takes no bead, so its X stands on the cell of the bead after it (a gap in the
+// beads' round numbers, which count void rounds too), or, after the last bead, on the cell the
+// next bead takes; `count`: how many rounds were cancelled there.
+export function cancelledMarks(beads, voidRounds) {
+  const marks = [];
+  let before = 0;
+  for (const bead of beads) {
+    const gap = bead.round - before - 1;
+    if (gap > 0) marks.push({ col: bead.col, row: bead.row, count: gap });
+    before = bead.round;
+  }
+  const after = voidRounds - marks.reduce((sum, mark) => sum + mark.count, 0);
+  if (after > 0) marks.push({ col: Math.floor(beads.length / 6), row: beads.length % 6, count: after });
+  return marks;
 }

@@ -3,7 +3,7 @@
 export { applyFrame, applyRoadChange, goodRoadsStarted, LOBBY_ROADS, RECENT, step, TILE_COLUMNS } from "./frames.js";
 export { frameProblem } from "./frameschema.js";
 export { applyPatch, REFUSED_TOKENS } from "./jsonpatch.js";
-export { askCell, documentCells, ROADS, tileCells } from "./cells.js";
+export { askCell, cancelledMarks, documentCells, ROADS, tileCells } from "./cells.js";
 export { escape, firstVisible, pictureSize, roadSvg, roadSvgElement, style } from "./svg.js";
 export { LobbyFeed, RETRY_MOST } from "./lobbyfeed.js";
 export { TableFeed } from "./tablefeed.js";

@@ -17,13 +17,15 @@ export default {
       "background": "#ffffff",
       "grid": "#c8c8c8",
       "border": "#9e9e9e",
-      "text": "#ffffff"
+      "text": "#ffffff",
+      "cancelled": "#37474f"
     },
     "dark": {
       "background": "#1b1d22",
       "grid": "#3b3f47",
       "border": "#5c6370",
-      "text": "#ffffff"
+      "text": "#ffffff",
+      "cancelled": "#eceff1"
     }
   },
   "grid_width": 1,
@@ -55,6 +57,11 @@ export default {
     "pair": {
       "offset": 0.33,
       "dot": 0.24
+    },
+    "cancelled": {
+      "offset": 0.34,
+      "half": 0.12,
+      "width": 0.08
     },
     "highlight": {
       "inset": 1,

@@ -92,6 +92,20 @@ function marksOf(road, item, x, y, cell, theme, bead) {
   return slash(x, y, cell * M.cockroach_road.slash, color, cell * M.cockroach_road.width);
 }
 
+// The X of cancelled rounds, at the top right of the cell centred on (x, y).
+function cancelledX(x, y, cell, theme) {
+  const mark = M.cancelled;
+  const cx = x + cell * mark.offset;
+  const cy = y - cell * mark.offset;
+  const color = style.themes[theme].cancelled;
+  const h = cell * mark.half;
+  const line = (x1, y1, x2, y2) => node("line", [
+    ["x1", fixed(x1)], ["y1", fixed(y1)], ["x2", fixed(x2)], ["y2", fixed(y2)],
+    ["stroke", color], ["stroke-width", fixed(cell * mark.width)], ["stroke-linecap", "round"],
+  ]);
+  return [line(cx - h, cy + h, cx + h, cy - h), line(cx - h, cy - h, cx + h, cy + h)];
+}
+
 function highlight(x, y, cell) {
   const h = cell / 2 - M.highlight.inset;
   const width = Math.max(M.highlight.least, cell * M.highlight.width);
@@ -125,7 +139,8 @@ function picture(road, drawn, options) {
   const [width, height] = pictureSize(road, cols, scale);
   const colours = style.themes[theme];
   const every = drawn.cells.concat(added);
-  const first = firstVisible(every, cols);
+  const crosses = drawn.cancelled ?? [];
+  const first = firstVisible(every.concat(crosses), cols);
 
   // A grid line covers whole pixels, as the PNG renderer's do (Agg puts a thin straight line
   // on the pixel right of its coordinate): crisp, not blurred across two.
@@ -146,6 +161,12 @@ function picture(road, drawn, options) {
     const marks = marksOf(road, item, x, y, cell, theme, bead);
     if (newCells.has(key)) marks.push(...highlight(x, y, cell));
     parts.push(node("g", [["data-cell", `${key},${item.value}`]], ...marks));
+  }
+  for (const cross of crosses) {
+    if (cross.col < first) continue;
+    const at = [(cross.col - first + 0.5) * cell, (cross.row + 0.5) * cell];
+    parts.push(node("g", [["data-cancelled", `${cross.col},${cross.row},${cross.count}`]],
+      ...cancelledX(...at, cell, theme)));
   }
   if (road === "big_road" && drawn.lead && first === 0) parts.push(...ties(0.5 * cell, 0.5 * cell, cell, drawn.lead));
   const attrs = [

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { askCell, documentCells, tileCells } from "../src/cells.js";
+import { askCell, cancelledMarks, documentCells, tileCells } from "../src/cells.js";
 import { pictureSize, roadSvg, style } from "../src/svg.js";
 
 const cellsOf = (svg) => [...svg.matchAll(/data-cell="([^"]+)"/g)].map((m) => m[1]);
@@ -44,6 +44,17 @@ test("a document's roads, a bead's letter or total, and Ask Banker's cell highli
   const preview = roadSvg("big_road", documentCells(doc, "big_road"), { added: [added] });
   assert.deepEqual(cellsOf(preview), ["0,0,P", "1,0,B"]);
   assert.match(preview, new RegExp(`stroke="${style.highlight}"`));
+});
+
+test("a cancelled round's X: on the bead after it, or where the next bead goes", () => {
+  // Rounds 1 B, 2 cancelled, 3 P, then 4 and 5 cancelled: beads of rounds 1 and 3.
+  const beads = [{ round: 1, col: 0, row: 0 }, { round: 3, col: 0, row: 1 }];
+  assert.deepEqual(cancelledMarks(beads, 3), [{ col: 0, row: 1, count: 1 }, { col: 0, row: 2, count: 2 }]);
+  assert.deepEqual(cancelledMarks(beads, 1), [{ col: 0, row: 1, count: 1 }]);
+  const drawn = { cells: [{ col: 0, row: 0, value: "B" }], lead: 0, cancelled: [{ col: 0, row: 1, count: 2 }] };
+  const svg = roadSvg("bead_plate", drawn, { cols: 4 });
+  assert.match(svg, /data-cancelled="0,1,2"/);
+  assert.equal(svg.match(/<line /g).length, 2, "two strokes, an X");
 });
 
 test("text is escaped", () => {

@@ -8,6 +8,7 @@ import {
   applyPatch,
   applyRoadChange,
   askCell,
+  cancelledMarks,
   documentCells,
   escape,
   firstVisible,
@@ -30,6 +31,7 @@ import {
 } from "baccarat-roads-client";
 import type {
   Bounds,
+  CancelledMark,
   Cell,
   Colour,
   CurrentRun,
@@ -127,6 +129,7 @@ const colour: Colour = "red";
 const drawn: Drawn = tileCells(tiles.get("alpha")?.roads.big_road ?? bigRoad);
 const all: Road[] = ROADS.filter((road: Road) => road !== "bead_plate");
 const beads: Drawn = documentCells(doc, "bead_plate");
+const crosses: CancelledMark[] = beads.cancelled ?? cancelledMarks(doc.bead_plate, doc.stats.void_rounds);
 const ask: Cell | null = askCell(doc, "big_eye_boy", side);
 const added: Cell[] = ask ? [ask] : [{ col: 0, row: 0, value: colour }];
 const options: SvgOptions = { cols: window, theme: "dark", scale: 2, added, label: escape("<Alpha>") };
@@ -165,4 +168,4 @@ export function watch(base: string, onPicture: (table: string, picture: SVGSVGEl
   };
 }
 
-export const seen = { started, refused, all, svg, width, height, colours };
+export const seen = { started, refused, all, svg, width, height, colours, crosses };
