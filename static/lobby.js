@@ -5,7 +5,8 @@
 // changes) and drawn from them, roads included; sorting, the sort badge and the Good Roads tab
 // are worked out from the tiles. The table view keeps its roads document by the road patches of
 // its table's channel. Nothing is requested a round or an event.
-// Modules: i18n.js (languages), router.js (deep links), tiles.js, tableview.js, goodroads.js.
+// Modules: i18n.js (languages), router.js (deep links), tiles.js, tableview.js (with
+// pastshoes.js, the table's earlier shoes), goodroads.js.
 import { goodRoadsStarted, LobbyFeed } from "/client/index.js";
 import { GoodRoads } from "./goodroads.js";
 import { chosenLanguage, current, LANGUAGES, t, useLanguage } from "./i18n.js";

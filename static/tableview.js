@@ -2,8 +2,11 @@
 // what it shows), Ask Banker / Ask Player, the shoe's statistics and the odds of the next round.
 // The roads document is read once and kept current by its table's road patches, the odds by the
 // same events (the client's TableFeed); the roads are drawn here as SVG: no request a round.
+// Below them the table's earlier shoes (pastshoes.js): one opened is drawn in their place, read
+// once, with its rounds and their details, until the player goes back to the current shoe.
 import { askCell, documentCells, roadSvgElement, TableFeed } from "/client/index.js";
 import { betName, current, number, percent, t } from "./i18n.js";
+import { PastShoes, roundDetails, roundList } from "./pastshoes.js";
 import { prefs } from "./prefs.js";
 import { describeRoad, el, roadName } from "./tiles.js";
 
@@ -28,8 +31,16 @@ export class TableView {
     this.table = null;
     this.feed = null;
     this.ask = null;
+    this.past = null; // an earlier shoe shown instead of the current one: { shoe, doc, rounds, day }
+    this.liveShoe = null;
     this.beads = prefs.get("lobby.beads", "letters"); // the Bead Plate's letters or totals
     this.images = this.buildRoads();
+    this.pastShoes = new PastShoes({
+      readKey: view.readKey,
+      currentShoe: () => this.feed?.doc?.shoe ?? null,
+      open: (past) => this.showPast(past),
+    });
+    $("#tv-live").addEventListener("click", () => this.showLive());
     $("#tv-close").addEventListener("click", () => this.dialog.close());
     this.dialog.addEventListener("close", () => {
       this.stop();
@@ -74,6 +85,8 @@ export class TableView {
     this.stop();
     this.table = table;
     this.ask = null;
+    this.showLive();
+    this.pastShoes.load(table);
     if (!this.dialog.open) this.dialog.showModal();
     $("#tv-title").textContent = this.view.tile(table)?.name ?? table;
     // The odds come with the events to a page with a read key (or when the operator made them
@@ -89,10 +102,44 @@ export class TableView {
     this.feed?.close();
     this.feed = null;
     this.table = null;
+    this.past = null;
+    this.liveShoe = null;
+    this.pastShoes.reset(null);
   }
 
+  // The roads document shown: an earlier shoe's the player opened, else the current one's.
   get doc() {
-    return this.feed?.doc ?? null;
+    return this.past?.doc ?? this.feed?.doc ?? null;
+  }
+
+  // An earlier shoe in place of the current one: its roads, its rounds listed (Ask and the odds,
+  // which are the next round's, stand aside).
+  showPast(past) {
+    if (past.table !== this.table) return;
+    this.past = past;
+    this.ask = null;
+    const pick = (round) => this.showRound(round);
+    $("#tv-rounds").replaceChildren(...roundList(past.rounds, pick));
+    $("#tv-round").hidden = true;
+    this.refresh();
+    $("#tv-live").focus();
+  }
+
+  showRound(round) {
+    const { title, fields } = roundDetails(round);
+    $("#tv-round-title").textContent = title;
+    $("#tv-round-fields").replaceChildren(...fields);
+    $("#tv-round").hidden = false;
+    for (const item of document.querySelectorAll("#tv-rounds button")) {
+      item.setAttribute("aria-pressed", String(item.dataset.round === String(round.round)));
+    }
+  }
+
+  showLive() {
+    this.past = null;
+    $("#tv-rounds").replaceChildren();
+    $("#tv-round").hidden = true;
+    this.refresh();
   }
 
   // What the view shows: the roads document the feed keeps (stats, streaks, Ask previews), its
@@ -100,8 +147,17 @@ export class TableView {
   refresh() {
     const table = this.table;
     const doc = this.doc;
+    const past = Boolean(this.past);
+    $("#tv-past-bar").hidden = $("#tv-history").hidden = !past;
+    document.querySelector("#table-view .ask").hidden = past;
     if (!table || !doc) return;
+    if (past) $("#tv-past-label").textContent = t("past.viewing", { shoe: doc.shoe, day: this.past.day });
+    if (!past && this.liveShoe !== doc.shoe) {
+      this.liveShoe = doc.shoe;
+      this.pastShoes.render(); // the live shoe is never listed as an earlier one
+    }
     this.dialog.dataset.version = `${doc.shoe}:${doc.version}`;
+    this.dialog.dataset.shown = past ? "past" : "live";
     $("#tv-title").textContent = this.view.tile(table)?.name ?? table;
     $("#tv-shoe").textContent = t("table.shoe", { shoe: doc.shoe, n: doc.rounds });
     for (const side of ["B", "P"]) {
@@ -112,19 +168,25 @@ export class TableView {
     const theme = this.view.theme();
     const letters = Object.fromEntries(["B", "P", "T"].map((side) => [side, t(`side.${side}.short`)]));
     for (const [road, cols] of Object.entries(narrow.matches ? PHONE : ROADS)) {
-      const label = road === "bead_plate"
-        ? t("road.describe", { road: roadName(road), run: t("tile.rounds", { n: doc.stats.rounds }) })
-        : describeRoad(road, doc.streaks);
+      const label = road === "bead_plate" ? this.beadLabel(doc) : describeRoad(road, doc.streaks);
       const added = this.ask ? [askCell(doc, road, this.ask)].filter(Boolean) : [];
       this.images[road].replaceChildren(roadSvgElement(road, documentCells(doc, road), {
         cols, theme, added, label, bead: { letters, show: this.beads }, scale: 1,
       }));
     }
     $(".bead-toggle").setAttribute("aria-pressed", String(this.beads === "totals"));
-    const odds = this.feed.odds;
+    const odds = past ? null : this.feed.odds;
     // Without a read key there are no odds to show: the section stays out of sight.
     $("#tv-odds-title").hidden = $("#tv-odds").hidden = !odds;
     if (odds) this.renderOdds(odds);
+  }
+
+  // "Bead Plate: 18 rounds · 1 round cancelled": the cancelled ones are the ✕ marks.
+  beadLabel(doc) {
+    const run = t("tile.rounds", { n: doc.stats.rounds });
+    const cancelled = doc.stats.void_rounds;
+    const label = t("road.describe", { road: roadName("bead_plate"), run });
+    return cancelled ? `${label} · ${t("road.cancelled", { n: cancelled })}` : label;
   }
 
   // The mark each derived road would get if the next result were the one asked.

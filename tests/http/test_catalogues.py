@@ -55,8 +55,10 @@ NAMES = {
     "bet.panda_8",
     "bet.lucky_6",
 }
-# "Dealer" is the word Dutch, Romanian and Indonesian live lobbies use; a Dutch table is "Open".
-DEALER = {"tile.dealer"}
+# "Dealer" is the word Dutch, Romanian and Indonesian live lobbies use (and "Shoe" the Dutch and
+# Indonesian one); a Dutch table is "Open".
+DEALER = {"tile.dealer", "round.dealer"}
+SHOE = {"past.shoe"}
 AS_IN_ENGLISH = {
     "it": NAMES | {"pattern.dan_tiao.name"},
     "nl": NAMES
@@ -64,12 +66,14 @@ AS_IN_ENGLISH = {
     | {"stat.banker_pair", "stat.player_pair", "bet.player_pair", "bet.banker_pair"}
     | {"bet.either_pair", "bet.perfect_pair", "bet.player_bonus", "bet.banker_bonus"}
     | DEALER
+    | SHOE
     | {"table_status.open"},
     "ro": NAMES | {"app.brand_sub", "variant.standard", "pattern.dan_tiao.name"} | DEALER,
     "id": NAMES
     | {"road.label", "side.B", "side.P", "stat.banker", "stat.player"}
     | {"bet.player", "bet.banker", "pattern.dan_tiao.name"}
-    | DEALER,
+    | DEALER
+    | SHOE,
     "zh-Hans": set(),
     "zh-Hant": set(),
     "ja": set(),
