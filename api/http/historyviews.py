@@ -47,10 +47,12 @@ def reads() -> RecordReads:
 @blp.response(200, ShoeListSchema)
 @record_read
 def shoes(query, table):
-    """The table's shoes in the record, newest first, a page at a time."""
+    """The table's shoes in the record, newest first, a page at a time (a listing serves this
+    process's readers for 5 s: :mod:`api.record.shoelists`)."""
+    limit, after = query["limit"], query.get("cursor")
     try:
-        found, cursor = record().cold.checked(
-            reads().shoes, table, query["limit"], query.get("cursor")
+        found, cursor = record().listings.get(
+            table, limit, after, lambda: record().cold.checked(reads().shoes, table, limit, after)
         )
     except BadCursor as error:
         abort(400, message=str(error))

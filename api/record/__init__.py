@@ -13,6 +13,8 @@
 - :mod:`.recordreads`: the record's reads: a table's shoes, a shoe's export, and what a shoe or a
   table that left Redis is brought back from (:mod:`api.storage.coldshoes`), each read one
   read-only snapshot under ``ROADS_RECORD_TIMEOUT_MS``;
+- :mod:`.shoelists`: a table's shoe listings as this process last read them, kept a few seconds
+  (every table view of the lobby lists its table's earlier shoes);
 - :mod:`.roundreads`: rounds by what the studio knows of them (migration 0005): one by its game
   id, a table's last rounds across shoes, a table's by the time they were dealt (paged), every
   table's of a time range as one stream read a batch at a time;

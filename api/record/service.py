@@ -1,13 +1,14 @@
 """The record's parts, made once per app when ``ROADS_DATABASE_URL`` is set: the database, the
 recorder, the record's reads (a table's shoes, and its rounds by what the studio knows of
-them), and the store of signed checkpoints (``ROADS_CHECKPOINT_DIR``),
-which ``GET /v1/checkpoints/latest`` reads. The signing key is read only where the recorder runs
+them), the store of signed checkpoints (``ROADS_CHECKPOINT_DIR``), which ``GET
+/v1/checkpoints/latest`` reads, and a table's shoe listings kept a few seconds. The signing key
+is read only where the recorder runs
 (``signing``: :mod:`api.record.run`), never in a web worker; a key set that cannot be used
 raises :class:`~api.record.checkpoints.CheckpointKeyError` (fail closed)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from api.config import Settings
 from api.record.checkpoints import Checkpointer, store_of
@@ -19,6 +20,7 @@ from api.record.ledger import Ledger
 from api.record.recorder import Recorder
 from api.record.recordreads import RecordReads
 from api.record.roundreads import RoundReads
+from api.record.shoelists import ShoeListings
 from api.storage.coldshoes import ColdShoes
 from api.storage.integrity.watchstore import IntegrityStore
 from api.storage.keys import Keyspace
@@ -35,6 +37,7 @@ class Record:
     cold: ColdShoes
     checkpoints: CheckpointStore | None = None
     rounds: RoundReads | None = None  # rounds by game id, by time, and the export
+    listings: ShoeListings = field(default_factory=ShoeListings)  # a table's shoes, kept 5 s
 
     @classmethod
     def build(
