@@ -37,6 +37,8 @@ SHOE = 24  # rounds of the earlier shoe
 CANCELLED = 3  # its round cancelled
 DEALER = {"id": "d-117", "name": "Mai Linh"}
 SUITS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
+PAGE = 20  # shoes a read lists (static/pastshoes.js)
+ECHO = PAGE + 2  # the shoes of a table whose list takes two reads
 
 
 def get(base: str, path: str, key: str | None = READ) -> dict:
@@ -63,6 +65,11 @@ def service(redis_server, postgres_server):
             send(base, "POST", "/v1/tables/delta/shoes/s1/rounds", report, INGEST)
         send(base, "POST", f"/v1/tables/delta/shoes/s1/rounds/{CANCELLED}/void", {}, INGEST)
         send(base, "POST", "/v1/tables/delta/shoes/s2/rounds", {"round": 1, "result": "B"}, INGEST)
+        # Echo: more shoes than a page lists (a round each).
+        send(base, "PUT", "/v1/tables/echo", {"name": "Echo Baccarat"}, INGEST)
+        for number in range(1, ECHO + 1):
+            round = {"round": 1, "result": "BPT"[number % 3]}
+            send(base, "POST", f"/v1/tables/echo/shoes/e{number:02}/rounds", round, INGEST)
         deadline = time.monotonic() + 30
         while not recorded(base):  # the recorder's lag
             assert time.monotonic() < deadline, "the record did not get the shoe in time"
@@ -73,12 +80,16 @@ def service(redis_server, postgres_server):
 def recorded(base: str) -> bool:
     try:
         shoes = get(base, "/v1/tables/delta/shoes")["shoes"]
+        echo = get(base, f"/v1/tables/echo/shoes?limit={ECHO}")["shoes"]
     except urllib.error.HTTPError:
         return False
-    return any(s["shoe"] == "s1" and s["rounds"] == SHOE and s["closed_at"] for s in shoes)
+    delta = any(s["shoe"] == "s1" and s["rounds"] == SHOE and s["closed_at"] for s in shoes)
+    return delta and len(echo) == ECHO
 
 
-def open_table(browser, base: str, lang: str = "en", key: str | None = READ, days: int = 0):
+def open_table(
+    browser, base: str, lang: str = "en", key: str | None = READ, days: int = 0, table="delta"
+):
     page = browser.new_page(viewport={"width": 1280, "height": 900}, locale=LOCALES[lang])
     if days:  # the player's clock that many days on: today's shoes are then a previous day's
         page.clock.set_fixed_time(datetime.now(UTC) + timedelta(days=days))
@@ -86,9 +97,10 @@ def open_table(browser, base: str, lang: str = "en", key: str | None = READ, day
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.reads = []
     page.on("request", lambda request: page.reads.append(request.url.split("?")[0]))
-    page.goto(f"{base}/{'?key=' + key if key else ''}#/table/delta")
+    page.goto(f"{base}/{'?key=' + key if key else ''}#/table/{table}")
     expect(page.locator("#table-view")).to_be_visible(timeout=60_000)
-    expect(page.locator("#table-view")).to_have_attribute("data-version", "s2:1")
+    current = "s2" if table == "delta" else f"e{ECHO}"
+    expect(page.locator("#table-view")).to_have_attribute("data-version", f"{current}:1")
     return page
 
 
@@ -199,4 +211,20 @@ def test_without_a_read_key_the_past_stays_out_of_sight(service, browser):
     page.wait_for_timeout(300)
     expect(page.locator("#tv-past")).to_be_hidden()
     assert page.errors == []
+    page.close()
+
+
+def test_older_shoes_are_read_a_page_more_on_asking(service, browser):
+    page = open_table(browser, service, table="echo")
+    listed = page.locator("#past-list [data-shoe]")
+    expect(listed).to_have_count(PAGE - 1)  # a page, the one being dealt left out
+    expect(listed.first).to_have_attribute("data-shoe", f"e{ECHO - 1}")
+    reads = len(page.reads)
+    page.click("#past-more")
+    expect(listed).to_have_count(ECHO - 1)
+    expect(listed.last).to_have_attribute("data-shoe", "e01")
+    expect(page.locator("#past-more")).to_be_hidden()
+    assert [url for url in page.reads[reads:] if "/v1/" in url] == [
+        f"{service}/v1/tables/echo/shoes"
+    ]
     page.close()
