@@ -157,7 +157,8 @@ class _StartedFilesCollector(_multiprocess.MultiProcessCollector):
 
     def collect(self):
         started = []
-        for path in glob.glob(os.path.join(self._path, "*.db")):
+        folder = os.environ["PROMETHEUS_MULTIPROC_DIR"]  # (exposition's condition)
+        for path in glob.glob(os.path.join(folder, "*.db")):
             try:
                 if os.path.getsize(path) >= _HEADER_BYTES:
                     started.append(path)

@@ -321,7 +321,7 @@ async function changeLanguage(code) {
   await useLanguage(code, { remember: true });
   await goodRoads.loadPatterns().catch(() => {});
   render();
-  tableView.refresh();
+  tableView.retranslate();
   if (state.tab === "good") goodRoads.load();
 }
 

@@ -12,6 +12,7 @@ import { current, number, t } from "./i18n.js";
 import { el } from "./tiles.js";
 
 const PAGE = 20; // shoes a read lists
+const RETRIES = 2; // a busy record (503) is asked again after its Retry-After, this many times
 const $ = (selector) => document.querySelector(selector);
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
@@ -20,16 +21,20 @@ export const cardText = (card) => `${card.slice(0, -1)}${SUITS[card.slice(-1)] ?
 
 // A moment (RFC 3339) in the page's language: its time of day, or its date.
 const timeOf = (at) => new Intl.DateTimeFormat(current(), { timeStyle: "short" }).format(new Date(at));
-const dateOf = (at) => new Intl.DateTimeFormat(current(), { dateStyle: "medium" }).format(new Date(at));
+export const dateOf = (at) => new Intl.DateTimeFormat(current(), { dateStyle: "medium" }).format(new Date(at));
+const pause = (seconds) => new Promise((done) => setTimeout(done, seconds * 1000));
 const dayOf = (at) => new Date(at).toDateString(); // the player's day, in the browser's zone
 
 export class PastShoes {
   // `owner`: { readKey, currentShoe(): the live shoe's id, open(past): show a past shoe
-  // ({ table, shoe, doc, rounds, day }) }.
+  // ({ table, shoe, doc, rounds, openedAt }) }.
   constructor(owner) {
     this.owner = owner;
     this.section = $("#tv-past");
     this.day = "today"; // the tab shown: "today" or "previous"
+    // Every answer belongs to the read that asked: one that comes after the table changed, the
+    // view closed, another shoe was asked for or the player went back is dropped.
+    this.generation = 0;
     this.reset(null);
     for (const day of ["today", "previous"]) {
       $(`#past-${day}`).addEventListener("click", () => {
@@ -41,18 +46,33 @@ export class PastShoes {
   }
 
   reset(table) {
+    this.generation += 1;
     this.table = table;
     this.shoes = [];
     this.cursor = null;
     this.more = false;
+    this.reading = false;
+    this.opening = null;
+    this.error = false;
     this.section.hidden = true;
+  }
+
+  // A shoe asked for is no longer wanted (the player went back to the live shoe).
+  forget() {
+    this.opening = null;
   }
 
   async get(path) {
     const headers = this.owner.readKey ? { "X-API-Key": this.owner.readKey } : {};
-    const answer = await fetch(path, { headers });
-    if (!answer.ok) throw Object.assign(new Error(`${path}: ${answer.status}`), { status: answer.status });
-    return answer.json();
+    for (let attempt = 0; ; attempt += 1) {
+      const answer = await fetch(path, { headers });
+      if (answer.ok) return answer.json();
+      const wait = Number(answer.headers.get("Retry-After") ?? 1);
+      if (answer.status !== 503 || attempt >= RETRIES) {
+        throw Object.assign(new Error(`${path}: ${answer.status}`), { status: answer.status });
+      }
+      await pause(Math.min(Math.max(wait, 1), 10));
+    }
   }
 
   // The table's shoes, read afresh (the view opened): the first page.
@@ -62,18 +82,26 @@ export class PastShoes {
   }
 
   async readPage() {
-    const table = this.table;
+    if (this.reading) return; // "Older shoes" twice: one read
+    const { table, generation } = this;
     const after = this.cursor ? `&cursor=${encodeURIComponent(this.cursor)}` : "";
+    this.reading = true;
+    $("#past-more").disabled = true;
     let page;
     try {
       page = await this.get(`/v1/tables/${encodeURIComponent(table)}/shoes?limit=${PAGE}${after}`);
     } catch (error) {
-      if (table !== this.table) return;
+      if (generation !== this.generation) return;
+      this.reading = false;
+      $("#past-more").disabled = false;
       // No key, no record or no such table in it: nothing to show. Anything else: say so.
       if (![401, 403, 404].includes(error.status)) this.failed();
       return;
     }
-    if (table !== this.table) return; // another table opened meanwhile
+    if (generation !== this.generation) return; // another table, or the view closed
+    this.reading = false;
+    this.error = false;
+    $("#past-more").disabled = false;
     this.shoes.push(...page.shoes);
     this.cursor = page.next_cursor;
     this.more = Boolean(page.next_cursor);
@@ -81,21 +109,21 @@ export class PastShoes {
     this.render();
   }
 
+  // The record could not be read: said where the list says it has none, the list kept.
   failed() {
     this.section.hidden = false;
-    $("#past-list").replaceChildren();
-    $("#past-more").hidden = true;
-    Object.assign($("#past-empty"), { hidden: false, textContent: t("past.error") });
+    this.error = true;
+    this.render();
   }
 
   // The shoes of the tab shown: today's, or the earlier days' under their dates; never the
-  // shoe being dealt (the view shows it live).
+  // shoe being dealt (the view shows it live; an earlier shoe is a closed one).
   render() {
     if (this.section.hidden) return;
     const live = this.owner.currentShoe();
     const today = new Date().toDateString();
-    const shown = this.shoes.filter((shoe) =>
-      shoe.shoe !== live && (dayOf(shoe.opened_at) === today) === (this.day === "today"));
+    const shown = this.shoes.filter((shoe) => shoe.closed_at && shoe.shoe !== live &&
+      (dayOf(shoe.opened_at) === today) === (this.day === "today"));
     for (const day of ["today", "previous"]) {
       $(`#past-${day}`).setAttribute("aria-pressed", String(this.day === day));
     }
@@ -111,8 +139,9 @@ export class PastShoes {
     }
     $("#past-list").replaceChildren(...items);
     const empty = $("#past-empty");
-    empty.hidden = shown.length > 0;
-    empty.textContent = t(this.day === "today" ? "past.none_today" : "past.none");
+    empty.hidden = shown.length > 0 && !this.error;
+    empty.textContent = this.error ? t("past.error")
+      : t(this.day === "today" ? "past.none_today" : "past.none");
     $("#past-more").hidden = !this.more;
   }
 
@@ -133,19 +162,23 @@ export class PastShoes {
     return [side("B", shoe.banker), side("P", shoe.player), side("T", shoe.tie)].join(" · ");
   }
 
-  // A shoe opened: its roads document and its rounds, read once each.
+  // A shoe opened: its roads document and its rounds, read once each. Only the shoe asked for
+  // last is shown, and only while the player has not gone back or left the table.
   async openShoe(shoe) {
-    const table = this.table;
+    const { table, generation } = this;
+    const opening = (this.opening = {});
+    this.error = false;
     const base = `/v1/tables/${encodeURIComponent(table)}/shoes/${encodeURIComponent(shoe.shoe)}`;
     let doc, history;
     try {
       [doc, history] = await Promise.all([this.get(`${base}/roads`), this.get(`${base}/rounds`)]);
     } catch {
-      if (table === this.table) this.failed();
+      if (generation === this.generation && opening === this.opening) this.failed();
       return;
     }
-    if (table !== this.table) return;
-    this.owner.open({ table, shoe: shoe.shoe, doc, rounds: history.rounds, day: dateOf(shoe.opened_at) });
+    if (generation !== this.generation || opening !== this.opening) return;
+    this.opening = null;
+    this.owner.open({ table, shoe: shoe.shoe, doc, rounds: history.rounds, openedAt: shoe.opened_at });
   }
 }
 

@@ -6,7 +6,7 @@
 // once, with its rounds and their details, until the player goes back to the current shoe.
 import { askCell, documentCells, roadSvgElement, TableFeed } from "/client/index.js";
 import { betName, current, number, percent, t } from "./i18n.js";
-import { PastShoes, roundDetails, roundList } from "./pastshoes.js";
+import { dateOf, PastShoes, roundDetails, roundList } from "./pastshoes.js";
 import { prefs } from "./prefs.js";
 import { describeRoad, el, roadName } from "./tiles.js";
 
@@ -31,7 +31,8 @@ export class TableView {
     this.table = null;
     this.feed = null;
     this.ask = null;
-    this.past = null; // an earlier shoe shown instead of the current one: { shoe, doc, rounds, day }
+    this.past = null; // an earlier shoe shown instead of the current one: { shoe, doc, rounds, openedAt }
+    this.picked = null; // the round of it whose details are shown
     this.liveShoe = null;
     this.beads = prefs.get("lobby.beads", "letters"); // the Bead Plate's letters or totals
     this.images = this.buildRoads();
@@ -118,14 +119,28 @@ export class TableView {
     if (past.table !== this.table) return;
     this.past = past;
     this.ask = null;
-    const pick = (round) => this.showRound(round);
-    $("#tv-rounds").replaceChildren(...roundList(past.rounds, pick));
-    $("#tv-round").hidden = true;
+    this.picked = null;
+    this.renderRounds();
     this.refresh();
     $("#tv-live").focus();
   }
 
+  // The past shoe's rounds, and the details of the one picked (again in a new language).
+  renderRounds() {
+    $("#tv-rounds").replaceChildren(...roundList(this.past.rounds, (round) => this.showRound(round)));
+    if (this.picked) this.showRound(this.picked);
+    else $("#tv-round").hidden = true;
+  }
+
+  // The page's language changed: what was written in the one before is written again.
+  retranslate() {
+    this.pastShoes.render();
+    if (this.past) this.renderRounds();
+    this.refresh();
+  }
+
   showRound(round) {
+    this.picked = round;
     const { title, fields } = roundDetails(round);
     $("#tv-round-title").textContent = title;
     $("#tv-round-fields").replaceChildren(...fields);
@@ -135,11 +150,17 @@ export class TableView {
     }
   }
 
+  // Back to the current shoe; the focus to the earlier shoe's entry in the list (the button
+  // that had it is gone).
   showLive() {
+    const left = this.past?.shoe;
     this.past = null;
+    this.picked = null;
+    this.pastShoes.forget();
     $("#tv-rounds").replaceChildren();
     $("#tv-round").hidden = true;
     this.refresh();
+    if (left) document.querySelector(`#past-list [data-shoe="${CSS.escape(left)}"]`)?.focus();
   }
 
   // What the view shows: the roads document the feed keeps (stats, streaks, Ask previews), its
@@ -151,7 +172,7 @@ export class TableView {
     $("#tv-past-bar").hidden = $("#tv-history").hidden = !past;
     document.querySelector("#table-view .ask").hidden = past;
     if (!table || !doc) return;
-    if (past) $("#tv-past-label").textContent = t("past.viewing", { shoe: doc.shoe, day: this.past.day });
+    if (past) $("#tv-past-label").textContent = t("past.viewing", { shoe: doc.shoe, day: dateOf(this.past.openedAt) });
     if (!past && this.liveShoe !== doc.shoe) {
       this.liveShoe = doc.shoe;
       this.pastShoes.render(); // the live shoe is never listed as an earlier one

@@ -2,8 +2,10 @@
 summary with its chain head, and a shoe's export (NDJSON or CSV) that ``python -m
 roads.verify`` checks. Without ``ROADS_DATABASE_URL`` there is no record: 404 saying so.
 
-Every answer needs a read or an operator key unless ``ROADS_PUBLIC_RECORD=1``, and is bounded
-per process (:mod:`api.http.recordaccess`). A summary is its shoe's chain's, checked: a shoe
+Every answer needs a read or an operator key unless ``ROADS_PUBLIC_RECORD=1``, and what reads
+the record is bounded per process (:mod:`api.http.recordaccess`); a table's first page of shoes
+serves the process's readers for 5 s (:mod:`api.record.shoelists`), so a crowd of lobby table
+views reads it once. A summary is its shoe's chain's, checked: a shoe
 whose chain breaks, or whose row disagrees with it, is a 409 and a ``record_tampered`` alert
 (:meth:`api.storage.coldshoes.ColdShoes.checked`). The export serves the lines as stored,
 unchecked: :mod:`roads.verify` names where a tampered one breaks."""
@@ -20,7 +22,7 @@ from flask_smorest import Blueprint, abort
 
 from api.http.answers import services
 from api.http.historyschemas import RecordedShoeSchema, ShoeListSchema
-from api.http.recordaccess import SECURITY, record_read
+from api.http.recordaccess import SECURITY, record_read, require_record_reader
 from api.http.requests import ExportQuerySchema, ShoesQuerySchema
 from api.record.recordreads import BadCursor, ExportLine, RecordReads
 from api.record.service import Record
@@ -45,20 +47,30 @@ def reads() -> RecordReads:
 @blp.doc(security=SECURITY)
 @blp.arguments(ShoesQuerySchema(), location="query", error_status_code=400)
 @blp.response(200, ShoeListSchema)
-@record_read
+@require_record_reader
 def shoes(query, table):
-    """The table's shoes in the record, newest first, a page at a time (a listing serves this
-    process's readers for 5 s: :mod:`api.record.shoelists`)."""
+    """The table's shoes in the record, newest first, a page at a time (a first page serves this
+    process's readers for 5 s, kept before the record's bound: :mod:`api.record.shoelists`)."""
     limit, after = query["limit"], query.get("cursor")
-    try:
-        found, cursor = record().listings.get(
-            table, limit, after, lambda: record().cold.checked(reads().shoes, table, limit, after)
-        )
-    except BadCursor as error:
-        abort(400, message=str(error))
-    if not found and query.get("cursor") is None and not reads().known(table):
+    found, cursor, known = record().listings.get(
+        table, limit, after, lambda: listing(table, limit, after)
+    )
+    if not known:
         abort(404, message=f"the record has no table {table}")
     return {"table": table, "shoes": [shoe.as_dict() for shoe in found], "next_cursor": cursor}
+
+
+def listing(table: str, limit: int, after: str | None) -> tuple[list, str | None, bool]:
+    """A page of the table's shoes read from the record, within the process's bound on record
+    reads (503 past it), and whether the record knows the table (an empty first page of a table
+    it does not know is a 404)."""
+    with services().record_reads.entered():
+        try:
+            found, cursor = record().cold.checked(reads().shoes, table, limit, after)
+        except BadCursor as error:
+            abort(400, message=str(error))
+        known = bool(found) or after is not None or reads().known(table)
+    return found, cursor, known
 
 
 @blp.route("/v1/tables/<id:table>/shoes/<id:shoe>")

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from api.record.shoelists import ShoeListings
 from tests.api_helpers import feed
 from tests.conftest import AUTH, make_app
 from tests.record.conftest import record_all
@@ -142,6 +143,25 @@ def test_a_shoes_row_rewritten_is_refused_never_served(record_app, pg):
     alerts = [a.as_dict() for a in services.integrity.after("-")]
     tampered = [a for a in alerts if a["type"] == "record_tampered"]
     assert len(tampered) == 1 and (tampered[0]["shoe"], tampered[0]["write"]) == ("s1", None)
+
+
+def test_a_listing_read_before_a_row_is_rewritten_serves_its_seconds_then_is_refused(
+    record_app, pg
+):
+    # api.record.shoelists: a first page serves for 5 s; the shoe's own summary is never kept.
+    client, services = record_app.test_client(), record_app.extensions["roads"]
+    now = [0.0]
+    object.__setattr__(services.record, "listings", ShoeListings(clock=lambda: now[0]))
+    feed(client, "BBPT", table="kept", shoe="s1")
+    feed(client, "P", table="kept", shoe="s2")
+    record_all(services.record.recorder)
+    listed = client.get("/v1/tables/kept/shoes")
+    assert listed.status_code == 200
+    pg.execute("UPDATE record_shoes SET outcomes = 'PPPT' WHERE table_id = 'kept' AND shoe = 's1'")
+    assert client.get("/v1/tables/kept/shoes/s1").status_code == 409  # at once
+    assert client.get("/v1/tables/kept/shoes").json == listed.json  # as read 0 s ago
+    now[0] = 5.1
+    assert client.get("/v1/tables/kept/shoes").status_code == 409
 
 
 def test_a_summary_is_the_chains_the_export_is_served_as_stored(record_app, pg, tmp_path):

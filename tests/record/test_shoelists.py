@@ -3,6 +3,8 @@ in that time, none is older than that, and what a read raises is never kept."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from api.record.shoelists import ShoeListings
@@ -43,17 +45,46 @@ def test_a_listing_serves_for_its_seconds_then_is_read_again():
     assert len(calls) == 2
 
 
-def test_each_table_page_and_cursor_is_its_own_listing():
+def test_each_table_and_page_size_is_its_own_listing_and_later_pages_are_never_kept():
     listings = ShoeListings(clock=Clock())
-    read, calls = counted([1, 2, 3, 4])
+    read, calls = counted([1, 2, 3, 4, 5, 6])
     answers = [
         listings.get("alpha", 20, None, read),
         listings.get("bravo", 20, None, read),
         listings.get("alpha", 10, None, read),
+        listings.get("alpha", 20, "c1", read),  # a later page: read each time
         listings.get("alpha", 20, "c1", read),
+        listings.get("alpha", 50, None, read),  # longer than the lobby's page: read each time
         listings.get("alpha", 20, None, read),
     ]
-    assert answers == [1, 2, 3, 4, 1] and len(calls) == 4
+    assert answers == [1, 2, 3, 4, 5, 6, 1] and len(calls) == 6
+
+
+def test_views_asking_while_a_listing_is_read_wait_for_it_and_read_nothing():
+    listings = ShoeListings(clock=Clock())
+    reading, release = threading.Event(), threading.Event()
+    calls = []
+
+    def read():
+        calls.append(1)
+        reading.set()
+        release.wait(5)
+        return (["s1"], None)
+
+    first = threading.Thread(target=listings.get, args=("alpha", 20, None, read))
+    first.start()
+    assert reading.wait(5)
+    answers = []
+    others = [
+        threading.Thread(target=lambda: answers.append(listings.get("alpha", 20, None, read)))
+        for _ in range(3)
+    ]
+    for other in others:
+        other.start()
+    release.set()
+    for thread in [first, *others]:
+        thread.join(5)
+    assert answers == [(["s1"], None)] * 3 and len(calls) == 1
 
 
 def test_what_a_read_raises_is_not_kept():

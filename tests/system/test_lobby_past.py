@@ -104,6 +104,11 @@ def open_table(
     return page
 
 
+def asked(page, since: int) -> list[str]:
+    """What the page asked of the API since its ``since``-th request, the event stream apart."""
+    return [url for url in page.reads[since:] if "/v1/" in url and "/v1/events" not in url]
+
+
 def card(text: str) -> str:
     return text[:-1] + SUITS[text[-1]]
 
@@ -135,9 +140,12 @@ def test_a_past_shoe_is_drawn_as_its_document_with_its_rounds_details(service, b
     view = page.locator("#table-view")
     expect(view).to_have_attribute("data-shown", "past")
     expect(view).to_have_attribute("data-version", f"s1:{SHOE + 1}")  # the void is a write
-    # Read once: the shoe's roads and its rounds, nothing else.
+    # Read once: the shoe's roads and its rounds, nothing else (the event stream apart).
     expected = {f"{service}/v1/tables/delta/shoes/s1/{part}" for part in ("roads", "rounds")}
-    assert sorted(url for url in page.reads[opened:] if "/v1/" in url) == sorted(expected)
+    assert sorted(asked(page, opened)) == sorted(expected)
+    # Ask Banker / Ask Player and the odds are the next round's: not an earlier shoe's.
+    expect(page.locator("#table-view .ask")).to_be_hidden()
+    expect(page.locator("#tv-odds")).to_be_hidden()
     doc = get(service, "/v1/tables/delta/shoes/s1/roads")
     for road, cols in VIEW_COLS.items():
         assert drawn_cells(page, f".road-{road}") == document_cells(doc, road, cols), road
@@ -202,14 +210,16 @@ def test_a_shoe_of_an_earlier_day_is_under_previous_days_by_its_date(service, br
 
 
 def test_without_a_read_key_the_past_stays_out_of_sight(service, browser):
-    page = open_table(browser, service, key=None)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
     listed = f"{service}/v1/tables/delta/shoes"
-    deadline = time.monotonic() + 10
-    while listed not in page.reads:
-        assert time.monotonic() < deadline, "the page did not ask for the table's shoes"
-        page.wait_for_timeout(100)
-    page.wait_for_timeout(300)
+    with page.expect_response(lambda answer: answer.url.startswith(listed)) as answered:
+        page.goto(f"{service}/#/table/delta")
+    assert answered.value.status == 401
+    page.wait_for_timeout(200)  # (the page has read the answer: nothing to wait for)
     expect(page.locator("#tv-past")).to_be_hidden()
+    expect(page.locator("#table-view")).to_have_attribute("data-version", "s2:1")
     assert page.errors == []
     page.close()
 
@@ -224,7 +234,24 @@ def test_older_shoes_are_read_a_page_more_on_asking(service, browser):
     expect(listed).to_have_count(ECHO - 1)
     expect(listed.last).to_have_attribute("data-shoe", "e01")
     expect(page.locator("#past-more")).to_be_hidden()
-    assert [url for url in page.reads[reads:] if "/v1/" in url] == [
-        f"{service}/v1/tables/echo/shoes"
-    ]
+    assert asked(page, reads) == [f"{service}/v1/tables/echo/shoes"]
+    page.close()
+
+
+def test_a_round_dealt_while_an_earlier_shoe_is_shown_leaves_it_drawn(service, browser):
+    page = open_table(browser, service, table="echo")
+    earlier = f"e{ECHO - 1:02}"
+    page.locator(f'#past-list [data-shoe="{earlier}"]').click()
+    view = page.locator("#table-view")
+    expect(view).to_have_attribute("data-shown", "past")
+    drawn = drawn_cells(page, ".road-bead_plate")
+    round = {"round": 2, "result": "P"}
+    send(service, "POST", f"/v1/tables/echo/shoes/e{ECHO}/rounds", round, INGEST)
+    # The lobby behind has the round (its tile), the view still the earlier shoe.
+    expect(page.locator('#tiles .tile[data-table="echo"]')).to_contain_text("2 rounds")
+    expect(view).to_have_attribute("data-version", f"{earlier}:1")
+    assert drawn_cells(page, ".road-bead_plate") == drawn
+    page.click("#tv-live")
+    expect(view).to_have_attribute("data-version", f"e{ECHO}:2")
+    expect(page.locator(f'#past-list [data-shoe="{earlier}"]')).to_be_focused()
     page.close()
