@@ -5,22 +5,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api.images.scene import THEMES, road_scene
 from roads import Round, Scorecard
 from roads.beadplate import cancelled_marks
-from tests.clients.node import Node
 from tests.strategies import dealt_shoes, reported_rounds
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = Node()
-    yield process
-    process.stop()
 
 
 @settings(max_examples=60, deadline=None)

@@ -12,15 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.clients.node import Node
 from tests.codecs.test_frames import TABLES_ACTIONS, dealt_lobby, played
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = Node()
-    yield process
-    process.stop()
 
 
 @settings(max_examples=60, deadline=None)

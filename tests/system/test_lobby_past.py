@@ -27,7 +27,7 @@ from tests.system.test_lobby_drawn import VIEW_COLS, document_cells, drawn_cells
 from tests.system.test_lobby_players import (
     CATALOGUES,
     LOCALES,
-    english_only,
+    assert_no_english_left,
     shown_texts,
     violations,
 )
@@ -186,9 +186,7 @@ def test_a_past_shoe_is_drawn_as_its_document_with_its_rounds_details(service, b
     expect(view).to_have_attribute("data-shown", "live")
     expect(page.locator("#table-view .ask")).to_be_visible()
     expect(page.locator("#tv-history")).to_be_hidden()
-    if lang != "en":
-        left = sorted(text for text in english_only(lang) if text in seen)
-        assert left == [], f"English left on the {lang} page: {left}"
+    assert_no_english_left(lang, seen)
     assert page.errors == []
     page.close()
 

@@ -81,6 +81,13 @@ def english_only(lang: str) -> set[str]:
     return found
 
 
+def assert_no_english_left(lang: str, seen: str) -> None:
+    """Nothing English writes otherwise is in what the page said in ``lang``."""
+    if lang != "en":
+        left = sorted(text for text in english_only(lang) if text in seen)
+        assert left == [], f"English left on the {lang} page: {left}"
+
+
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_the_page_speaks_the_players_language(service, browser, lang):
     texts = CATALOGUES[lang]
@@ -112,9 +119,7 @@ def test_the_page_speaks_the_players_language(service, browser, lang):
     expect(page.locator("#tv-odds")).to_contain_text(texts["bet.super_6"])
     assert violations(page) == []
     seen += shown_texts(page)
-    if lang != "en":
-        left = sorted(text for text in english_only(lang) if text in seen)
-        assert left == [], f"English left on the {lang} page: {left}"
+    assert_no_english_left(lang, seen)
     assert page.errors == []
     page.close()
 
