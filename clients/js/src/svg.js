@@ -153,20 +153,28 @@ function picture(road, drawn, options) {
     node("path", [["d", lines], ["stroke", colours.grid], ["stroke-width", style.grid_width], ["fill", "none"]]),
   ];
   const newCells = new Set(added.map((item) => `${item.col},${item.row}`));
+  const crossAt = new Map(crosses.map((cross) => [`${cross.col},${cross.row}`, cross]));
+  const crossNode = (cross, x, y) => node("g", [["data-cancelled", `${cross.col},${cross.row},${cross.count}`]],
+    ...cancelledX(x, y, cell, theme));
   for (const item of every) {
     if (item.col < first) continue;
     const x = (item.col - first + 0.5) * cell;
     const y = (item.row + 0.5) * cell;
     const key = `${item.col},${item.row}`;
     const marks = marksOf(road, item, x, y, cell, theme, bead);
+    const cross = crossAt.get(key);
+    if (cross) {
+      // Layered as the PNG paints: above the disc and the pair dots, below the letter and the
+      // highlight (the bead's last mark is its letter).
+      marks.splice(marks.length - 1, 0, crossNode(cross, x, y));
+      crossAt.delete(key);
+    }
     if (newCells.has(key)) marks.push(...highlight(x, y, cell));
     parts.push(node("g", [["data-cell", `${key},${item.value}`]], ...marks));
   }
-  for (const cross of crosses) {
+  for (const cross of crossAt.values()) {
     if (cross.col < first) continue;
-    const at = [(cross.col - first + 0.5) * cell, (cross.row + 0.5) * cell];
-    parts.push(node("g", [["data-cancelled", `${cross.col},${cross.row},${cross.count}`]],
-      ...cancelledX(...at, cell, theme)));
+    parts.push(crossNode(cross, (cross.col - first + 0.5) * cell, (cross.row + 0.5) * cell));
   }
   if (road === "big_road" && drawn.lead && first === 0) parts.push(...ties(0.5 * cell, 0.5 * cell, cell, drawn.lead));
   const attrs = [
