@@ -14,6 +14,7 @@ from api.codecs.tiles import encode_summary
 from api.plan.roadevents import TableEvent, encode_event
 from roads import Scorecard
 from roads.lobby import RoadShape, run_changes, summary
+from roads.odds import pay_table_of
 from roads.paytables import PayTable
 from roads.rarity import LobbyFigures
 
@@ -63,5 +64,5 @@ def lobby_update(
         events=tuple(encode_event(event) for event in events),
         watch=watch,
         dealer=dealer,
-        variant=variant if isinstance(variant, str) else variant.name,
+        variant=pay_table_of(variant).name,
     )

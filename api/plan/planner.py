@@ -22,7 +22,7 @@ from roads import Round, Scorecard
 from roads.delta import Tails
 from roads.errors import ShoeError
 from roads.integrity.shoewatch import WatchSettings
-from roads.odds import shoe_odds
+from roads.odds import pay_table_of, shoe_odds
 from roads.paytables import PayTable
 from roads.rarity import LobbyFigures
 from roads.shoe import ShoeHead
@@ -180,7 +180,7 @@ def _plan(
         number=change.number,
         base_version=change.version - 1,
         head=head,
-        variant=variant if isinstance(variant, str) else variant.name,
+        variant=pay_table_of(variant).name,
         record=record_of(change.number, change.round, change.version, change.facts),
         state=scorecard.to_bytes(),
         scorecard=scorecard,

@@ -49,7 +49,9 @@ class PayTableStore:
 
     def define(self, table: PayTable) -> None:
         """Keep ``table`` under its name. Raises :class:`PayTableTaken` when the name is a
-        preset's or another pay table's, or when :data:`MOST_PAYTABLES` are kept already."""
+        preset's or another pay table's, or when :data:`MOST_PAYTABLES` are kept already. Asks
+        Redis even when this process knows the name: a PUT with the whole pay table is how a
+        deployment that lost ``{lobby}:paytables`` gets it back (:class:`UnknownPayTable`)."""
         if table.name in PRESETS:
             if PRESETS[table.name] == table:
                 return
@@ -83,6 +85,11 @@ class PayTableStore:
             raise UnknownPayTable(name)
         table = self._known[name] = paytables.decode(stored)
         return table
+
+    def own(self, name: str) -> PayTable | None:
+        """The deployment's own pay table ``name`` names; ``None`` for a preset's name (what a
+        write carries beside the name: a preset is known everywhere by it)."""
+        return None if name in PRESETS else self.resolve(name)
 
     def kept(self, table: PayTable) -> bool:
         """Whether ``table`` is a preset or kept already under its name (naming it defines

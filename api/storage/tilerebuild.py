@@ -44,13 +44,13 @@ class TileRebuild:
         keys: LobbyKeys,
         states: ShoeStates,
         hands: int | None,
-        paytables: PayTableStore | None = None,
+        paytables: PayTableStore,
     ) -> None:
         self.transport = transport
         self.keys = keys
         self.states = states
         self.hands = hands
-        self.paytables = paytables or PayTableStore(transport, keys)
+        self.paytables = paytables
 
     def rebuild(self, stale: Sequence[Stale], tables: int) -> int:
         """Put a summary made from its shoe's rounds in place of each of ``stale`` still stored

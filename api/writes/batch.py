@@ -16,7 +16,6 @@ from api.storage.writescripts import AppendBase
 from api.writes.recentwrites import LastWrite
 from roads import RoadsError, Round, Scorecard
 from roads.paytables import PayTable
-from roads.presets import PRESETS
 from roads.shoe import Verdict, check_append
 
 if TYPE_CHECKING:
@@ -61,7 +60,8 @@ def first_plans(
             continue
         scorecard = stamped_scorecard(read.state, read.version)
         if scorecard is not None:
-            bases.append((index, base_from(read, shoe, scorecard, writer.paytable)))
+            own = writer.tables.paytables.own
+            bases.append((index, base_from(read, shoe, scorecard, own)))
     plans = []
     figures = writer.figures()
     for index, base in bases:
@@ -86,13 +86,13 @@ def first_plans(
 
 
 def base_from(
-    read: AppendBase, shoe: str, scorecard: Scorecard, resolve: Callable[[str], PayTable]
+    read: AppendBase, shoe: str, scorecard: Scorecard, own: Callable[[str], PayTable | None]
 ) -> Base:
     """What an append to ``shoe`` is computed from, given what was ``read`` and the shoe's
     scorecard at the read's version (the one place a write's base is made from a read), under
     the pay table its round is priced under (a new shoe's first round: the one waiting for it),
-    which ``resolve`` reads by name."""
+    which ``own`` reads by name when it is the deployment's own
+    (:meth:`api.storage.paytablestore.PayTableStore.own`)."""
     variant = read.priced_under(shoe)
-    paytable = None if variant in PRESETS else resolve(variant)
     burned = read.burned_before(shoe)
-    return Base(read.head(shoe), read.version, variant, scorecard, burned, paytable)
+    return Base(read.head(shoe), read.version, variant, scorecard, burned, own(variant))

@@ -35,7 +35,6 @@ from api.writes.retry import retried
 from roads import RoadsError, Round
 from roads.integrity.shoewatch import WatchSettings
 from roads.paytables import PayTable
-from roads.presets import PRESETS
 from roads.rarity import LobbyFigures
 from roads.shoe import Verdict, check_append
 
@@ -174,7 +173,9 @@ class Writer:
                 expected_round=head.next_round,
             )
         scorecard = self.store.scorecard_at(table, shoe, read.version, read.state)
-        return base_from(read, shoe, scorecard, self.paytable) if scorecard is not None else None
+        if scorecard is None:
+            return None
+        return base_from(read, shoe, scorecard, self.tables.paytables.own)
 
     def settled(self, plan: Write, reply: WriteReply) -> Written | None:
         """The answer when the plan was committed (this process then keeps the scorecard for the
@@ -186,7 +187,7 @@ class Writer:
             return None
         if plan.head is not None or reply.current:  # a correction of an older shoe: not kept
             count = plan.scorecard.reported
-            own = None if plan.variant in PRESETS else self.paytable(plan.variant)
+            own = self.tables.paytables.own(plan.variant)
             kept = LastWrite(plan.shoe, reply.version, count, plan.variant, plan.scorecard, own)
             self.recent.keep(plan.table, kept)
         return Written(True, plan.record, reply.version)

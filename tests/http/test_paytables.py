@@ -200,7 +200,7 @@ def test_a_first_round_read_before_a_pay_table_waits_is_planned_again_under_it(
     (read,) = services.rounds.read_bases([("r1", "s2")])
     put(client, "r1", paytable="lucky_6")
     first = deal_shoe(8)[0]
-    base = base_from(read, "s2", Scorecard(), services.writer.paytable)
+    base = base_from(read, "s2", Scorecard(), services.tables.paytables.own)
     (reply,) = services.rounds.commit([plan_append("r1", "s2", 1, first, base)])
     assert not reply.committed  # priced under standard, while lucky_6 waited for this shoe
     assert services.writer.append("r1", "s2", 1, first).record["paytable"] == "lucky_6"

@@ -230,7 +230,7 @@ def test_a_first_round_planned_before_a_burn_is_planned_again_with_it(backend, r
     (read,) = store.read_bases([("br", "s1")])
     store.keep_burned_before("br", "s1", None, BurnedBefore(("2H",)))
     stale = plan_append(
-        "br", "s1", 1, ROUNDS[0], base_from(read, "s1", Scorecard(), services.writer.paytable)
+        "br", "s1", 1, ROUNDS[0], base_from(read, "s1", Scorecard(), services.tables.paytables.own)
     )
     (reply,) = store.commit([stale])
     assert not reply.committed  # the meta kept a burn the plan did not take
