@@ -13,7 +13,7 @@ import { chosenLanguage, current, LANGUAGES, t, useLanguage } from "./i18n.js";
 import { prefs } from "./prefs.js";
 import { Router } from "./router.js";
 import { TableView } from "./tableview.js";
-import { el, roadName, tileNode, timeLeft } from "./tiles.js";
+import { el, leftText, roadName, tileNode } from "./tiles.js";
 
 const SEARCH_FROM = 13; // tables from which the lobby offers a search box
 
@@ -137,8 +137,7 @@ function shown(tile) {
 // Every countdown on the page, by the service's clock: once a second, no request.
 function tick() {
   for (const node of document.querySelectorAll("[data-until]")) {
-    const time = timeLeft(node.dataset.until, state.clockOffset);
-    const text = time ? t("table_status.left", { time }) : "";
+    const text = leftText(node.dataset.until, state.clockOffset);
     if (node.textContent !== text) node.textContent = text;
   }
 }

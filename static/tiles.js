@@ -75,10 +75,16 @@ function recentResults(recent) {
 
 // How long until `until` (RFC 3339) by the service's clock (`offset`: its ms ahead of this
 // browser's), as m:ss; "" once it passed.
-export function timeLeft(until, offset) {
+function timeLeft(until, offset) {
   const seconds = Math.ceil((Date.parse(until) - (Date.now() + offset)) / 1000);
   if (!(seconds > 0)) return "";
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// What a countdown says: "0:12 left", "" once it passed.
+export function leftText(until, offset) {
+  const time = timeLeft(until, offset);
+  return time ? t("table_status.left", { time }) : "";
 }
 
 // What the table is doing, as the studio last reported it: betting with the time left, counted
@@ -92,8 +98,7 @@ function statusNode(tile, offset) {
     const left = el("span", { className: "left" });
     left.dataset.until = tile.status_until;
     left.setAttribute("role", "timer");
-    const time = timeLeft(tile.status_until, offset);
-    left.textContent = time ? t("table_status.left", { time }) : "";
+    left.textContent = leftText(tile.status_until, offset);
     node.append(" ", left);
   }
   if (tile.status_reason) node.append(" ", el("span", { className: "reason", textContent: tile.status_reason }));
@@ -107,6 +112,16 @@ function aboutNode(tile) {
   if (bounds) parts.push(t("tile.limits", { min: bounds.min, max: bounds.max }));
   if (tile.dealer?.name) parts.push(t("tile.dealer", { name: tile.dealer.name }));
   return parts.length ? el("p", { className: "about muted", textContent: parts.join(" · ") }) : null;
+}
+
+// A tile's own button shown as a sign: `label` says what it does (to a screen reader, and on
+// hover); `pressed`, when given, whether it is on.
+function iconButton(className, sign, label, onClick, pressed = null) {
+  const button = el("button", { className, type: "button", textContent: sign, title: label });
+  if (pressed !== null) button.setAttribute("aria-pressed", String(pressed));
+  button.setAttribute("aria-label", label);
+  button.addEventListener("click", onClick);
+  return button;
 }
 
 // `view`: the road shown, the theme, the patterns the tile names (the profile's) and those the
@@ -131,15 +146,9 @@ export function tileNode(tile, view, labels = null) {
   star.setAttribute("aria-label", t(favourite ? "favourite.remove" : "favourite.add", { table: tile.name }));
   star.addEventListener("click", () => view.onFavourite(tile.table));
   const pinned = view.pinned?.has(tile.table) ?? false;
-  const pin = el("button", { className: "pin", type: "button", textContent: "⚑" });
-  pin.setAttribute("aria-pressed", String(pinned));
-  pin.setAttribute("aria-label", t(pinned ? "pin.remove" : "pin.add", { table: tile.name }));
-  pin.title = pin.getAttribute("aria-label");
-  pin.addEventListener("click", () => view.onPin(tile.table));
-  const hide = el("button", { className: "hide", type: "button", textContent: "✕" });
-  hide.setAttribute("aria-label", t("hide.add", { table: tile.name }));
-  hide.title = hide.getAttribute("aria-label");
-  hide.addEventListener("click", () => view.onHide(tile.table));
+  const pin = iconButton("pin", "⚑", t(pinned ? "pin.remove" : "pin.add", { table: tile.name }),
+    () => view.onPin(tile.table), pinned);
+  const hide = iconButton("hide", "✕", t("hide.add", { table: tile.name }), () => view.onHide(tile.table));
 
   const tags = (labels ?? named.map((g) => t(`pattern.${g.pattern}.name`)))
     .map((text, i) => el("span", {
