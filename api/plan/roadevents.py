@@ -19,7 +19,6 @@ the form the lobby script writes to the event stream as separate fields
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from api.codecs.feedevents import encode_data, encode_patch
@@ -42,6 +41,8 @@ def round_data(
     """What every ``round``, ``void`` and ``correction`` event says, whatever its channel: with
     the round's own facts when it has them (:mod:`api.codecs.roundfacts`), but its pay table
     (the event's odds name it; the record keeps it)."""
+    said = facts.fields()  # a new dict each call
+    said.pop("paytable", None)
     return {
         "table": table,
         "shoe": shoe,
@@ -49,7 +50,7 @@ def round_data(
         "round": number,
         "result": round.result,
         "void": round.void,
-        **replace(facts, paytable=None).fields(),
+        **said,
     }
 
 
