@@ -39,7 +39,7 @@ from roads.cards import RANKS
 from roads.oddsmath import drawn_weights, joint_weights
 from roads.paytables import PayTable
 from roads.presets import PRESETS
-from roads.pricing import PairAtoms, pair_atoms, returns
+from roads.pricing import PairAtoms, compiled, pair_atoms, returns, sums
 from roads.scorecard import Scorecard
 from roads.shoe import DECK_CARDS, DEFAULT_DECKS
 
@@ -58,23 +58,6 @@ PUBLISHED_NO_COMMISSION: dict[str, float] = {
     "banker_bonus": 90.63,
 }
 PUBLISHED_STANDARD_BANKER = 98.94
-
-# Which cells of the joint distribution (natural * 100 + player * 10 + banker) each outcome sums:
-# a plain win by each margin 1..9 for Player, then for Banker; a natural win for Player, for
-# Banker; a natural tie, a plain tie; a Banker win with 6.
-_NATURAL, _PLAYER, _BANKER = (axis.ravel() for axis in np.indices((2, 10, 10)))
-_PLAIN, _MARGIN = _NATURAL == 0, _PLAYER - _BANKER
-_OUTCOMES = np.tile(
-    np.array(
-        [_PLAIN & np.equal(_MARGIN, margin) for margin in range(1, 10)]
-        + [_PLAIN & np.equal(_MARGIN, -margin) for margin in range(1, 10)]
-        + [~_PLAIN & (_MARGIN > 0), ~_PLAIN & (_MARGIN < 0), ~_PLAIN & (_MARGIN == 0)]
-        + [_PLAIN & (_MARGIN == 0), (_MARGIN < 0) & (_BANKER == 6)],
-        dtype=np.float64,
-    ).T,
-    (4, 1),  # the same outcome whoever drew (roads.oddsmath.drawn_weights' four groups)
-)
-_OUTCOMES_EXACT = _OUTCOMES.astype(np.int64).astype(object)
 
 
 def points_of(cards_left: Sequence[int]) -> tuple[int, ...]:
@@ -102,13 +85,12 @@ def round_distribution(points: tuple[int, ...]) -> np.ndarray:
 
 
 @lru_cache(maxsize=1024)
-def _outcomes(points: tuple[int, ...]) -> tuple[list[int], int, np.ndarray]:
-    """The integer weights of :data:`_OUTCOMES`, the common denominator and the drawn weights
-    they were summed from (what a pay table prices)."""
+def _drawn(points: tuple[int, ...]) -> tuple[np.ndarray, int]:
+    """:func:`~roads.oddsmath.drawn_weights` of ``points``, kept (read-only) for the next reader
+    of the same composition: what a pay table prices (:func:`roads.pricing.sums`)."""
     weights, denominator = drawn_weights(points)
-    table = _OUTCOMES_EXACT if weights.dtype == object else _OUTCOMES
     weights.flags.writeable = False  # shared by the memo
-    return list(map(int, (weights @ table).tolist())), denominator, weights
+    return weights, denominator
 
 
 def pair_probabilities(cards_left: tuple[int, ...]) -> dict[str, float]:
@@ -206,11 +188,13 @@ def _checked(cards_left: Sequence[int]) -> tuple[tuple[int, ...], list[int]]:
 
 def _odds_of(counts: tuple[int, ...], ranks: list[int], table: PayTable) -> Odds:
     points = (ranks[9] + ranks[10] + ranks[11] + ranks[12], *ranks[:9])
-    outcomes, denominator, drawn = _outcomes(points)
+    drawn, denominator = _drawn(points)
+    plan = compiled(table)
+    found = sums(plan, drawn)  # the main game's outcomes first, then the table's groups
     pairs = _pair_weights(counts, ranks)
     atoms = pair_atoms(pairs)
-    probabilities = _probabilities(outcomes, denominator, pairs, atoms)
-    rtp = returns(table, drawn, denominator, atoms)
+    probabilities = _probabilities(found, denominator, pairs, atoms)
+    rtp = returns(plan, found, denominator, atoms)
     return Odds(table.name, sum(ranks), probabilities, rtp)
 
 
@@ -221,9 +205,11 @@ def _probabilities(
     atoms: PairAtoms,
 ) -> dict[str, Any]:
     """Every probability of the main game and the pairs, each one integer ratio divided once
-    (``atoms``: :func:`roads.pricing.pair_atoms` of ``pairs``)."""
+    (``outcomes``: the weights of :data:`roads.pricing.MAIN_OUTCOMES` first, as
+    :func:`roads.pricing.sums` gives them; ``atoms``: :func:`roads.pricing.pair_atoms` of
+    ``pairs``)."""
     player_by, banker_by = outcomes[0:9], outcomes[9:18]
-    player_natural, banker_natural, natural_tie, plain_tie, six = outcomes[18:]
+    player_natural, banker_natural, natural_tie, plain_tie, six = outcomes[18:23]
     player = player_natural + sum(player_by)
     banker = banker_natural + sum(banker_by)
     tie = natural_tie + plain_tie
@@ -293,9 +279,11 @@ def _fresh_shoe_odds(decks: int, variant: str | PayTable) -> dict[str, Any]:
     return _odds_answer(fresh_shoe(decks), variant, known=False)
 
 
-def _odds_answer(left: Sequence[int], variant: str | PayTable, *, known: bool) -> dict[str, Any]:
+def _odds_answer(left: tuple[int, ...], variant: str | PayTable, *, known: bool) -> dict[str, Any]:
+    # ``left``: a scorecard's or a fresh shoe's counts, 52 ints none negative (not checked again:
+    # this is every write's path; :func:`odds` checks what a caller hands it).
     table = pay_table_of(variant)
-    counts, ranks = _checked(left)
+    counts, ranks = left, _rank_counts(left)
     return {
         "composition_known": known,
         "cards_left": {"total": sum(ranks), "by_rank": dict(zip(RANKS, ranks, strict=True))},

@@ -44,6 +44,20 @@ _ATTRIBUTES: dict[str, np.ndarray] = {
     "cards": _PLAYER_CARDS + _BANKER_CARDS,
     "margin": np.abs(_PLAYER - _BANKER),
 }
+#: The main game's outcomes, as the odds' probabilities sum them (each a 0/1 column over the
+#: cells): a plain win by each margin 1..9 for Player, then for Banker; a natural win for Player,
+#: for Banker; a natural tie, a plain tie; a Banker win with 6. Every compiled pay table's groups
+#: come after them, so one product gives both (:func:`sums`).
+_PLAIN, _MARGIN = _NATURAL == 0, _PLAYER - _BANKER
+MAIN_OUTCOMES = np.array(
+    [_PLAIN & np.equal(_MARGIN, margin) for margin in range(1, 10)]
+    + [_PLAIN & np.equal(_MARGIN, -margin) for margin in range(1, 10)]
+    + [~_PLAIN & (_MARGIN > 0), ~_PLAIN & (_MARGIN < 0), ~_PLAIN & (_MARGIN == 0)]
+    + [_PLAIN & (_MARGIN == 0), (_MARGIN < 0) & (_BANKER == 6)],
+    dtype=np.float64,
+)
+_MAIN = len(MAIN_OUTCOMES)
+
 #: The pair atoms of each kind, and which of them each value of a pair rule names.
 _ATOMS = {"pair": ("player_only", "banker_only", "both"), "perfect": ("one", "both")}
 _NAMES = {
@@ -60,11 +74,14 @@ _NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class Compiled:
-    """A pay table ready to price: ``groups`` (800 x G indicators of the round bets' cell
-    sets), and per bet its ``kind``, its denominator and its (group or atom, numerator) terms:
-    what it brings back is the sum of numerator x weight over denominator x total weight."""
+    """A pay table ready to price: ``groups`` (800 x (23 + G) indicators: the
+    :data:`MAIN_OUTCOMES`, then the round bets' cell sets), and per bet its ``kind``, its
+    denominator and its (group or atom, numerator) terms: what it brings back is the sum of
+    numerator x weight over denominator x total weight (a group's index counts from the first
+    of the bets' own)."""
 
     groups: np.ndarray
+    exact: np.ndarray  # groups as Python integers, for shoes beyond float64's exact sums
     bets: tuple[tuple[str, str, int, tuple[tuple[int | str, int], ...]], ...]
 
 
@@ -86,10 +103,10 @@ def compiled(table: PayTable) -> Compiled:
                     masks.append(key)
             terms.append((where, int(back * scale)))
         bets.append((bet.name, bet.kind, scale, tuple(terms)))
-    groups = np.array([np.frombuffer(mask, dtype=bool) for mask in masks], dtype=np.float64)
+    groups = [np.frombuffer(mask, dtype=bool) for mask in masks]
     # Fortran order: the product with the weights reads each group's cells in a row.
-    matrix = np.asfortranarray(groups.T) if masks else np.zeros((DRAWN_CELLS, 0))
-    return Compiled(matrix, tuple(bets))
+    matrix = np.asfortranarray(np.vstack([MAIN_OUTCOMES, *groups]).T.astype(np.float64))
+    return Compiled(matrix, matrix.astype(np.int64).astype(object), tuple(bets))
 
 
 def _matches(rule: Rule) -> np.ndarray:
@@ -127,27 +144,33 @@ def _pair_shares(bet: Bet) -> list[tuple[str, Fraction]]:
     return shares
 
 
+def sums(plan: Compiled, drawn: np.ndarray) -> list[int]:
+    """The weights of :data:`MAIN_OUTCOMES`, then of each of ``plan``'s groups, as Python
+    integers: ``drawn`` from :func:`roads.oddsmath.drawn_weights` summed by one product. Each
+    sum is an integer below ``2**53``, exact in float64 (beyond, the weights are Python integers
+    and so is the product)."""
+    groups = plan.exact if drawn.dtype == object else plan.groups
+    return list(map(int, (drawn @ groups).tolist()))
+
+
 def returns(
-    table: PayTable, drawn: np.ndarray, denominator: int, atoms: PairAtoms
+    plan: Compiled, found: list[int], denominator: int, atoms: PairAtoms
 ) -> dict[str, float]:
-    """Every bet's return, stake included, in the table's order: ``drawn`` and
+    """Every bet's return, stake included, in the order of the pay table ``plan`` was
+    compiled from (:func:`compiled`): ``found`` from :func:`sums`,
     ``denominator`` from :func:`roads.oddsmath.drawn_weights`, ``atoms`` from
     :func:`pair_atoms`."""
-    plan = compiled(table)
-    # Each sum an integer below 2**53, exact in float64 (beyond, the weights are Python
-    # integers and so is the product): as Python integers.
-    groups = plan.groups.astype(np.int64).astype(object) if drawn.dtype == object else plan.groups
-    sums = list(map(int, (drawn @ groups).tolist()))
-    found = {}
+    groups = found[_MAIN:]
+    rtp = {}
     for name, kind, scale, terms in plan.bets:
         if kind == "round":
-            back = sum([numerator * sums[group] for group, numerator in terms])
-            found[name] = back / (scale * denominator)
+            back = sum([numerator * groups[group] for group, numerator in terms])
+            rtp[name] = back / (scale * denominator)
         else:
             weights, total = atoms[kind]
             back = sum([numerator * weights[atom] for atom, numerator in terms])
-            found[name] = back / (scale * total)
-    return found
+            rtp[name] = back / (scale * total)
+    return rtp
 
 
 #: Each pair kind's atoms with their weights, and the weights' denominator.

@@ -77,6 +77,14 @@ class RoundFacts:
             known[BURN_IDS] = list(self.burn_ids)
         return known
 
+    def priced_under(self, paytable: str) -> RoundFacts:
+        """These facts priced under ``paytable`` (a name). Made by the constructor, not
+        ``dataclasses.replace``: every round's write takes this step, and ``replace`` costs
+        several times more (its fields are the class's own, listed here in full)."""
+        return RoundFacts(
+            self.game_id, self.dealt_at, self.dealer, self.burned, self.burn_ids, paytable
+        )
+
     def burning(self, cards: Sequence[str], ids: Sequence[str] = ()) -> RoundFacts:
         """These facts with ``cards`` burned after the round too, reported under ``ids``."""
         return replace(self, burned=(*self.burned, *cards), burn_ids=(*self.burn_ids, *ids))

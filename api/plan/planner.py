@@ -88,7 +88,7 @@ def plan_append(
     hold them and the round too, the round wins (the dealer's cards are the truth): they are
     dropped, and the watch names them (``impossible_cards``, ``burn_refused``)."""
     scorecard = base.scorecard
-    facts = replace(facts, paytable=base.variant)  # the pay table the round is priced under
+    facts = facts.priced_under(base.variant)
     tails = Tails.of(scorecard) if base.head.count else None
     scorecard.add(round)
     refused: tuple[str, ...] = ()
@@ -98,9 +98,9 @@ def plan_append(
             facts = facts.burning(base.burned.cards, base.burned.ids)
         except ShoeError:  # nothing burned: the scorecard holds the round alone
             refused = base.burned.cards
-    change = Change(
-        "round", table, shoe, number, round, base.version + 1, scorecard, tails=tails, facts=facts
-    )
+    odds = shoe_odds(scorecard, base.priced)
+    args = ("round", table, shoe, number, round, base.version + 1, scorecard)
+    change = Change(*args, tails=tails, odds=odds, facts=facts)
     streaks = tails.small.streaks_dict() if tails else None
     plan = _plan(change, base.head, base.priced, streaks, watch, figures=figures, refused=refused)
     if not base.burned.cards:
@@ -136,7 +136,9 @@ def plan_rewrite(
         after.burn(burned)
     if burning:
         after.burn(burning)
-    change = Change(kind, table, shoe, number, new, version + 1, after, before=before, facts=facts)
+    odds = shoe_odds(after, variant)
+    args = (kind, table, shoe, number, new, version + 1, after)
+    change = Change(*args, before=before, odds=odds, facts=facts)
     part = rewrite_part(table, shoe, number, rounds[number - 1], new, settings=watch)
     return _plan(change, None, variant, None, None, part, figures=figures)
 
@@ -153,10 +155,9 @@ def _plan(
     refused: tuple[str, ...] = (),
 ) -> Write:
     """The plan of ``change``; ``streaks``: the lobby roads' streaks before it (``None``: no run
-    grew, as for a new shoe or a rewritten one). The shoe's odds are worked out once, for its
-    events, its tile's edge and the integrity watch (``watch``, an append's; a rewrite's part
-    comes made, ``watch_part``)."""
-    change = replace(change, odds=shoe_odds(change.after, variant))
+    grew, as for a new shoe or a rewritten one). The shoe's odds, worked out once by the caller
+    (``change.odds``), serve its events, its tile's edge and the integrity watch (``watch``, an
+    append's; a rewrite's part comes made, ``watch_part``)."""
     events = events_of(change)
     if change.kind == "round":
         c = change
