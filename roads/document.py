@@ -11,16 +11,18 @@ O(shoe); it is built whole once, when first asked for after the scorecard was bu
 
 Sharing (the aliasing rule). A document handed out (:meth:`KeptDocument.as_dict`) shares its lists
 and dicts with the kept one; later rounds never change it: the kept lists are copied before they
-next grow when a document was handed out since (:meth:`KeptDocument.advance`), and a cell or
-mark once made is never changed in place (a tie replaces its cell with a new one). The caller
-may read and keep the document, not change it in place (nor apply a patch to it in place): that
-would change the scorecard's kept document too. Take a ``copy.deepcopy`` to edit one. A round's
-patch shares nothing with the kept document (that takes copies of what the round added), so a
-client may apply it in place to a document of its own.
+next grow when a document handed out since still holds them (:meth:`KeptDocument.advance`;
+CPython's reference count tells whether one does, :func:`_held`: a document the caller dropped
+costs no copy), and a cell or mark once made is never changed in place (a tie replaces its cell
+with a new one). The caller may read and keep the document, not change it in place (nor apply a
+patch to it in place): that would change the scorecard's kept document too. Take a
+``copy.deepcopy`` to edit one. A round's patch shares nothing with the kept document (that takes
+copies of what the round added), so a client may apply it in place to a document of its own.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from roads.beadplate import bead_of
@@ -151,6 +153,35 @@ def growth_of(
 _VOID = Growth()
 
 
+#: A list's reference count (CPython); elsewhere every list counts as held by others.
+_count = getattr(sys, "getrefcount", lambda items: 1 << 30)
+
+
+def _held(items: list[Any]) -> bool:
+    """Whether a kept list, read off its attribute, is held by more than the kept document: by a
+    document handed out, or by another kept document sharing it since a copy. A list held
+    elsewhere is copied before it grows; one held by nobody else grows in place."""
+    return _count(items) > _ALONE
+
+
+def _counted(items: list[Any]) -> int:
+    return _count(items)  # called as _held calls _count: the same frames' references
+
+
+class _Slot:
+    __slots__ = ("items",)
+
+
+def _alone() -> int:
+    """What :func:`_held` counts of a list that only its attribute holds."""
+    slot = _Slot()
+    slot.items = []
+    return _counted(slot.items)
+
+
+_ALONE = _alone()
+
+
 class KeptDocument:
     """The growing lists of a shoe's roads document, kept current round by round (see the
     module docstring for what a handed-out document shares)."""
@@ -203,31 +234,36 @@ class KeptDocument:
             return
         lent = self._lent
         if lent:
-            self.beads = list(self.beads)
-            self.columns = list(self.columns)
+            # Lent lists are copied, unless the documents they went out in are gone.
+            if _held(self.beads):
+                self.beads = list(self.beads)
+            if _held(self.columns):
+                self.columns = list(self.columns)
             self._lent = False
         # The growth's items themselves: the round's patch carries copies (Growth.ops).
         self.beads.append(growth.bead)
         if growth.leading_ties is not None:
             self.leading_ties = growth.leading_ties
         elif growth.tie is not None:
-            last = self.columns[-1]
-            tied = {**last[-1], "ties": growth.tie[2]}
-            if lent:
-                self.columns[-1] = [*last[:-1], tied]
-            else:
-                last[-1] = tied
+            columns = self.columns
+            if lent and _held(columns[-1]):
+                columns[-1] = list(columns[-1])
+            last = columns[-1]
+            last[-1] = {**last[-1], "ties": growth.tie[2]}  # a new cell: the old one stays
         elif growth.cell is not None:
             _add(self.columns, growth.new_column, growth.cell, lent)
         lent_roads = self._lent_roads
         for index, _, mark, _, new_column in growth.marks:
+            marks, columns = self.road_marks, self.road_columns
             lent = lent_roads[index]
             if lent:
-                self.road_marks[index] = list(self.road_marks[index])
-                self.road_columns[index] = list(self.road_columns[index])
+                if _held(marks[index]):
+                    marks[index] = list(marks[index])
+                if _held(columns[index]):
+                    columns[index] = list(columns[index])
                 lent_roads[index] = False
-            self.road_marks[index].append(mark["color"])
-            _add(self.road_columns[index], new_column, mark, lent)
+            marks[index].append(mark["color"])
+            _add(columns[index], new_column, mark, lent)
 
     def as_dict(self, names: list[str], small: dict[str, Any]) -> dict[str, Any]:
         """The document: the kept lists, each derived road under its name (in ``names``' order),
@@ -259,11 +295,11 @@ class KeptDocument:
 
 
 def _add(columns: list[list[Any]], new_column: bool, item: dict[str, Any], lent: bool) -> None:
-    """Add ``item`` to the road's ``columns``; when ``lent``, its last column is a handed-out
-    document's too, so it is replaced by a longer copy, not grown."""
+    """Add ``item`` to the road's ``columns``; when ``lent`` and a document handed out still
+    holds its last column, that column is replaced by a longer copy, not grown."""
     if new_column:
         columns.append([item])
-    elif lent:
+    elif lent and _held(columns[-1]):
         columns[-1] = [*columns[-1], item]
     else:
         columns[-1].append(item)

@@ -147,3 +147,51 @@ def test_a_long_shoe_s_statistics_are_the_ones_built_whole():
         if index % 37 == 0 or index > 150:
             assert text(card.stats()) == text(reference_document(card)["stats"])
     assert text(card.as_dict()) == text(reference_document(card))
+
+
+def _kept_lists(card: Scorecard) -> list[int]:
+    kept = card._kept
+    roads = [*map(id, kept.road_marks), *map(id, kept.road_columns)]
+    return [id(kept.beads), id(kept.columns), *roads]
+
+
+def test_a_dropped_document_costs_no_copy_and_a_held_one_is_copied_away_from():
+    # The kept lists grow in place once the document they went out in is gone; while a caller
+    # holds it, they are copied before they grow (and the held document stays as it was).
+    card = Scorecard.from_rounds("BBPPBPBPBBBPPPBPB")
+    card.as_dict()  # dropped at once
+    before = _kept_lists(card)
+    card.add("B")
+    assert _kept_lists(card) == before
+    held = card.as_dict()
+    then = text(held)
+    card.add("P")
+    assert set(_kept_lists(card)).isdisjoint(_kept_lists_of(held))
+    assert text(held) == then
+
+
+def _kept_lists_of(document: dict) -> list[int]:
+    roads = ("big_eye_boy", "small_road", "cockroach_road")
+    return [
+        id(document["bead_plate"]),
+        id(document["big_road"]["columns"]),
+        *(id(document[road]["marks"]) for road in roads),
+        *(id(document[road]["columns"]) for road in roads),
+    ]
+
+
+def test_held_counts_the_holders_beside_the_attribute():
+    from roads.document import _held
+
+    class Slot:
+        __slots__ = ("items",)
+
+    # Each answer is taken before its assert: pytest's rewritten asserts keep what they read.
+    slot = Slot()
+    slot.items = []
+    alone = _held(slot.items)
+    other = slot.items
+    shared = _held(slot.items)
+    del other
+    dropped = _held(slot.items)
+    assert (alone, shared, dropped) == (False, True, False)
