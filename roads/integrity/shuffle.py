@@ -198,8 +198,20 @@ class ShuffleWatch:
                 self._invalid[state] += 1
 
     def checkpoint(self) -> ShuffleTest:
-        """Take the evidence now (at a round's end) and return the test as it stands."""
-        return self.checkpoints([self.cards])[-1]
+        """Take the evidence now (at a round's end) and return the test as it stands: what
+        :meth:`checkpoints` gives at the cards seen, with the new cards' ratios summed into the
+        totals at once (a write's path: one end, so no running sums)."""
+        logs, chained, best = self._logs
+        if self._rows:
+            card_logs, card_chained = _card_logs(np.array(self._rows, dtype=float))
+            logs = logs + card_logs.sum(axis=0)
+            chained = chained + card_chained.sum(axis=0)
+            top = logs.max()
+            best = max(best, float(top + np.log(np.exp(logs - top).sum()) - _LOG_MIXTURE))
+            self._logs, self._cut = (logs, chained, best), self._seen
+            self._rows.clear()  # in the evidence now
+        way = int(logs.reshape(len(DIRECTIONS), len(RATES)).max(axis=1).argmax())
+        return ShuffleTest(self._seen, int(chained @ _SELECT[:, way]), best)
 
     def checkpoints(self, ends: Sequence[int]) -> list[ShuffleTest]:
         """Take the evidence after each of ``ends`` cards (ascending, none before the last
