@@ -153,30 +153,26 @@ def growth_of(
 _VOID = Growth()
 
 
-#: A list's reference count (CPython); elsewhere every list counts as held by others.
-_count = getattr(sys, "getrefcount", lambda items: 1 << 30)
+#: A list's reference count: CPython's. Where there is none, every lent list counts as held
+#: (copied before it grows, as a kept document always did).
+_count = getattr(sys, "getrefcount", None)
 
 
 def _held(items: list[Any]) -> bool:
     """Whether a kept list, read off its attribute, is held by more than the kept document: by a
     document handed out, or by another kept document sharing it since a copy. A list held
     elsewhere is copied before it grows; one held by nobody else grows in place."""
-    return _count(items) > _ALONE
+    return _count is None or _count(items) > _ALONE
 
 
 def _counted(items: list[Any]) -> int:
-    return _count(items)  # called as _held calls _count: the same frames' references
-
-
-class _Slot:
-    __slots__ = ("items",)
+    return _count(items) if _count is not None else 0  # called as _held calls it: same frames
 
 
 def _alone() -> int:
-    """What :func:`_held` counts of a list that only its attribute holds."""
-    slot = _Slot()
-    slot.items = []
-    return _counted(slot.items)
+    """What :func:`_held` counts of a list that only its holder holds (here another list)."""
+    holder: list[list[Any]] = [[]]
+    return _counted(holder[0])
 
 
 _ALONE = _alone()

@@ -206,11 +206,10 @@ class ShuffleWatch:
             card_logs, card_chained = _card_logs(np.array(self._rows, dtype=float))
             logs = logs + card_logs.sum(axis=0)
             chained = chained + card_chained.sum(axis=0)
-            top = logs.max()
-            best = max(best, float(top + np.log(np.exp(logs - top).sum()) - _LOG_MIXTURE))
+            best = max(best, float(_log_mixture(logs)))
             self._logs, self._cut = (logs, chained, best), self._seen
             self._rows.clear()  # in the evidence now
-        way = int(logs.reshape(len(DIRECTIONS), len(RATES)).max(axis=1).argmax())
+        way = int(_strongest_way(logs))
         return ShuffleTest(self._seen, int(chained @ _SELECT[:, way]), best)
 
     def checkpoints(self, ends: Sequence[int]) -> list[ShuffleTest]:
@@ -232,10 +231,8 @@ class ShuffleWatch:
         at = np.array(ends) - start
         logs = (base_logs + _padded_cumsum(logs))[at]
         chained = (base_chained + _padded_cumsum(chained))[at]
-        top = logs.max(axis=1)
-        mixture = top + np.log(np.exp(logs - top[:, None]).sum(axis=1)) - _LOG_MIXTURE
-        bests = np.maximum.accumulate(np.maximum(mixture, best))
-        ways = logs.reshape(len(ends), len(DIRECTIONS), len(RATES)).max(axis=2).argmax(axis=1)
+        bests = np.maximum.accumulate(np.maximum(_log_mixture(logs), best))
+        ways = _strongest_way(logs)
         following = (chained @ _SELECT)[np.arange(len(ends)), ways]
         self._logs = (logs[-1], chained[-1], float(bests[-1]))
         self._cut = ends[-1]
@@ -244,6 +241,20 @@ class ShuffleWatch:
             ShuffleTest(end, int(follow), float(evidence))
             for end, follow, evidence in zip(ends, following, bests, strict=True)
         ]
+
+
+def _log_mixture(logs: np.ndarray) -> np.ndarray:
+    """``log M``, the log of the average ratio over every (way, rate), from each (way, rate)'s
+    log ratio (the last axis), without overflow."""
+    top = logs.max(axis=-1)
+    return top + np.log(np.exp(logs - top[..., None]).sum(axis=-1)) - _LOG_MIXTURE
+
+
+def _strongest_way(logs: np.ndarray) -> np.ndarray:
+    """The way of the suits with the strongest evidence (at its best rate), from each (way,
+    rate)'s log ratio (the last axis)."""
+    by_way = logs.reshape(*logs.shape[:-1], len(DIRECTIONS), len(RATES))
+    return by_way.max(axis=-1).argmax(axis=-1)
 
 
 def _padded_cumsum(values: np.ndarray) -> np.ndarray:

@@ -195,3 +195,15 @@ def test_held_counts_the_holders_beside_the_attribute():
     del other
     dropped = _held(slot.items)
     assert (alone, shared, dropped) == (False, True, False)
+
+
+def test_without_a_reference_count_every_lent_list_is_copied(monkeypatch):
+    # Where the interpreter keeps no count, a kept document copies what it lent, as it always did.
+    import roads.document
+
+    monkeypatch.setattr(roads.document, "_count", None)
+    card = Scorecard.from_rounds("BBPPBPBPBBBPPPBPB")
+    card.as_dict()  # dropped at once, but nothing can tell
+    before = _kept_lists(card)
+    card.add("B")
+    assert set(_kept_lists(card)).isdisjoint(before)
