@@ -1,8 +1,8 @@
 """The JSON encoder and decoder of the service's stored and streamed formats: orjson (compact
 output, UTF-8, and :class:`Fragment` to embed a stored JSON value whole, without decoding it
 first). A request's body is decoded by :mod:`api.codecs.requestbody` (the standard library's
-decoder, for its hooks), and most of the views' answers are encoded by
-:func:`api.http.answers.dumps` (the standard library's ``json``)."""
+decoder, for its hooks); the ingest answers (the stored record, as stored) are encoded here, and
+the other views' answers by :func:`api.http.answers.dumps` (the standard library's ``json``)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ node is handed to it as ``hook(commands, send)``, and what it returns is the rep
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
+from functools import cache, partial
 from typing import Any, TypeVar
 
 import redis
@@ -234,7 +234,7 @@ class Transport:
             raise
         except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError) as error:
             for client in (self._client, self._blocking):
-                if isinstance(client, RedisCluster):
+                if _clustered(type(client)):
                     client.nodes_manager.initialize()
             if self.cluster:
                 raise redis.ConnectionError("a Redis Cluster master moved; retry") from None
@@ -246,7 +246,15 @@ class Transport:
 def _node_of(client: redis.Redis, slot_key: str) -> Any:
     """The Redis Cluster node that holds ``slot_key`` as ``client`` sees it now (``None`` for
     one Redis server)."""
-    return client.get_node_from_key(slot_key) if isinstance(client, RedisCluster) else None
+    return client.get_node_from_key(slot_key) if _clustered(type(client)) else None
+
+
+@cache
+def _clustered(kind: type) -> bool:
+    """Whether a client of class ``kind`` is a cluster client. Asked of the class, once: redis-py's
+    ``RedisCluster`` derives from a ``typing.Protocol``, so ``isinstance`` against it takes
+    Python's slow protocol check, and a commit asks it of every command it routes."""
+    return issubclass(kind, RedisCluster)
 
 
 def queue_each(steps: Sequence[Callable[[Any], None]]) -> Callable[[Any], None]:
