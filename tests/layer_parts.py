@@ -55,6 +55,9 @@ class Known:
     def token(self) -> int | None:
         return 0
 
+    def token_if_following(self) -> int | None:
+        return 0
+
     def saw(self, table: str, shoe: str, version: int, token: int | None) -> None:
         if version > self.versions.get((table, shoe), -1):
             self.versions[(table, shoe)] = version

@@ -5,12 +5,14 @@ picture) needs no round trip to Redis to know it is serving the current version.
   on the deployment's version channel (:attr:`api.storage.keys.Keyspace.versions_channel`; the
   format is :mod:`api.codecs.versionmessage`) when it commits (``current`` when the shoe is the
   table's current one, else empty; ``seq`` the table's write sequence number); a process that
-  commits a write also records it at once (it reads its own writes). The table's current shoe
+  commits a write also records it at once (it reads its own writes) when it follows the versions
+  already: a write does not start the watch (:meth:`VersionWatch.token_if_following`), so a
+  process that takes no reads, an ingest door's worker, reads no message. The table's current shoe
   is the one of its latest write flagged ``current``: ordering by ``seq`` keeps a late message
   or a process's own record from putting an older shoe back.
-- A subscriber thread per process (started on first use, after any fork) raises the known
+- A subscriber thread per process (started on a read's first use, after any fork) raises the known
   versions as messages arrive. Versions only go up. It waits for each message in a blocking
-  read: every worker reads every write's message, and a read that waits on the socket costs
+  read: every worker that follows reads every write's message, and a read that waits costs
   about half the CPU of polling it with a timeout (measured in the load bench's ingest, 0.04 ms
   a round of the 0.07 ms the subscription costs). :meth:`VersionWatch.stop` ends the wait by
   closing the connection.
@@ -78,6 +80,13 @@ class VersionWatch:
         """Take before reading from Redis what :meth:`saw` or :meth:`saw_current` will record:
         ``None`` while not subscribed (nothing will be recorded)."""
         self._ensure_running()
+        return self._generation if self._healthy else None
+
+    def token_if_following(self) -> int | None:
+        """:meth:`token` without starting the subscriber: a writer's. What a process committed
+        is worth recording only for its own readers, and the first of those starts the watch;
+        so a process that only writes (an ingest door's worker) never follows every write's
+        message (redis-py's pub/sub reads cost such a worker a tenth of its CPU)."""
         return self._generation if self._healthy else None
 
     def saw_current(self, table: str, shoe: str, seq: int, token: int | None) -> None:

@@ -19,6 +19,10 @@ class KnownVersions(Protocol):
     def token(self) -> int | None:
         """Taken before a read from Redis whose answer :meth:`saw` may record."""
 
+    def token_if_following(self) -> int | None:
+        """:meth:`token` as a writer takes it: ``None`` unless this process already follows the
+        versions (its own reads started that), and it does not start to."""
+
     def saw(self, table: str, shoe: str, version: int, token: int | None) -> None:
         """Record a version read from Redis (or committed here) since ``token``."""
 

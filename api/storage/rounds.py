@@ -161,7 +161,8 @@ class RoundStore:
         process then knows each committed shoe's version. With
         ``ROADS_WRITE_REPLICAS`` set, raise :class:`~api.storage.failures.NotReplicated` when the
         replicas do not confirm the writes in time (they stand on the masters; a retry is safe)."""
-        token = self.versions.token()
+        # Recorded for this process's readers, if any: a commit does not start the version watch.
+        token = self.versions.token_if_following()
         together = self.transport.cross_slot
         calls = [self._script(plan, by) for plan in plans]
         day = utc_day()  # the integrity watch notes the writes' rounds under it

@@ -79,3 +79,19 @@ def test_a_table_another_process_retires_leaves_the_readers_memory(redis_server,
     assert client.get("/v1/tables/t1/roads").status_code == 404
     for app in (reader, writer):
         app.extensions["roads"].versions.stop()
+
+
+def test_a_process_that_only_writes_follows_no_versions_until_it_reads(redis_server):
+    """A write does not start the version watch (an ingest door's worker would read every
+    write's message for readers it does not have); the first read does, and from then on the
+    process's own commits are known to it at once."""
+    app = make_app(redis_server.url, door="ingest")
+    client = app.test_client()
+    feed(client, "BPPB", table="w1")
+    store = app.extensions["roads"]
+    assert not store.versions.following()
+    assert client.get("/v1/tables/w1/roads").json["rounds"] == 4
+    until(lambda: store.versions.token() is not None)
+    assert post_round(client, 5, table="w1", result="P").status_code == 201
+    assert store.versions.get("w1", "s1") == 5
+    store.versions.stop()
