@@ -53,7 +53,7 @@ PARTS = (
     ("the commit (RoundStore.commit)", "api/storage/rounds.py", "commit"),
     ("the read (read_bases)", "api/storage/rounds.py", "read_bases"),
     ("the body's validation (webargs parse)", "webargs/core.py", "parse"),
-    ("the answer's JSON (dumps)", "api/http/answers.py", "dumps"),
+    ("the answer's JSON (dumps)", "api/codecs/jsontext.py", "dumps"),
     ("Round.from_cards", "roads/round.py", "from_cards"),
 )
 
