@@ -80,7 +80,7 @@ class VersionWatch:
         """Take before reading from Redis what :meth:`saw` or :meth:`saw_current` will record:
         ``None`` while not subscribed (nothing will be recorded)."""
         self._ensure_running()
-        return self._generation if self._healthy else None
+        return self.token_if_following()
 
     def token_if_following(self) -> int | None:
         """:meth:`token` without starting the subscriber: a writer's. What a process committed

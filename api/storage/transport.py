@@ -21,11 +21,10 @@ node is handed to it as ``hook(commands, send)``, and what it returns is the rep
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache, partial
+from functools import partial
 from typing import Any, TypeVar
 
 import redis
-from redis.cluster import RedisCluster
 
 from api.config import Settings
 from api.storage.clients import RedisClients, after_fork
@@ -119,7 +118,7 @@ class Transport:
         ``slot_key``, shared with whatever else is in flight to that node, with the count of
         ``WAIT`` last when writes must reach replicas (unless not to ``wait``)."""
         client = self._sender(wait)
-        node = _node_of(client, slot_key)
+        node = self._node_of(client, slot_key)
         # Keyed by the node as the client that sends sees it: once that client learns that a
         # master moved, the slot's writes go to a new batcher, with a link to the new master.
         key = (node.name if node else "", wait)
@@ -178,13 +177,20 @@ class Transport:
         client = self._sender(wait)
         by_node: dict[str, list[Entry]] = {}
         for entry in entries:
-            node = _node_of(client, slot_key(entry))
+            node = self._node_of(client, slot_key(entry))
             by_node.setdefault(node.name if node else "", []).append(entry)
         groups = list(by_node.values())
         sends = [
             partial(self.pipeline, slot_key(group[0]), fill(group), wait=wait) for group in groups
         ]
         return list(zip(groups, at_once(sends), strict=True))
+
+    def _node_of(self, client: redis.Redis, slot_key: str) -> Any:
+        """The Redis Cluster node that holds ``slot_key`` as ``client`` sees it now (``None`` for
+        one Redis server). Told by the settings, as the clients are made: redis-py's
+        ``RedisCluster`` derives from a ``typing.Protocol``, so an ``isinstance`` against it
+        takes Python's slow protocol check, for every command a commit routes."""
+        return client.get_node_from_key(slot_key) if self.cluster else None
 
     # -- sending ----------------------------------------------------------------------------
 
@@ -233,28 +239,14 @@ class Transport:
         except redis.exceptions.NoScriptError:
             raise
         except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError) as error:
-            for client in (self._client, self._blocking):
-                if _clustered(type(client)):
-                    client.nodes_manager.initialize()
             if self.cluster:
+                for client in (self._client, self._blocking):
+                    if client is not None:  # made on first use: the clients in use
+                        client.nodes_manager.initialize()
                 raise redis.ConnectionError("a Redis Cluster master moved; retry") from None
             if isinstance(error, redis.ResponseError):
                 raise located(error) from None  # a script's error names its file and line
             raise
-
-
-def _node_of(client: redis.Redis, slot_key: str) -> Any:
-    """The Redis Cluster node that holds ``slot_key`` as ``client`` sees it now (``None`` for
-    one Redis server)."""
-    return client.get_node_from_key(slot_key) if _clustered(type(client)) else None
-
-
-@cache
-def _clustered(kind: type) -> bool:
-    """Whether a client of class ``kind`` is a cluster client. Asked of the class, once: redis-py's
-    ``RedisCluster`` derives from a ``typing.Protocol``, so ``isinstance`` against it takes
-    Python's slow protocol check, and a commit asks it of every command it routes."""
-    return issubclass(kind, RedisCluster)
 
 
 def queue_each(steps: Sequence[Callable[[Any], None]]) -> Callable[[Any], None]:
