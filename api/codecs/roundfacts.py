@@ -93,6 +93,12 @@ class RoundFacts:
     def dealer_id(self) -> str | None:
         return self.dealer["id"] if self.dealer is not None else None
 
+    @property
+    def dealt_day(self) -> str | None:
+        """The UTC day the round was dealt (``YYYY-MM-DD``, ``dealt_at`` being UTC), or
+        ``None`` when that is not known."""
+        return self.dealt_at[:10] if self.dealt_at is not None else None
+
 
 NO_FACTS = RoundFacts()
 

@@ -6,7 +6,9 @@ JSON: ``shoe``, ``round``; ``findings`` ``[[kind, data JSON],
 ...]`` to raise; ``anchors`` ``[[fingerprint, round], ...]`` (the fingerprint: the k-gram's cards in
 hexadecimal) to look up and index; ``tally`` (``null`` for a correction or a void) with the round's
 ``observed`` outcomes, its ``side``, ``expect`` (its chances when known, else ``null``: the previous
-append's ``upcoming`` stand for them) and ``upcoming`` (comma-separated, as the script keeps them);
+append's ``upcoming`` stand for them), ``upcoming`` (comma-separated, as the script keeps them),
+``dealer`` when the round names one, and ``day``, the UTC day the round was dealt (its
+``dealt_at``'s: the day the record files it under), which its drift tallies count it in;
 ``exposed`` ``[[bet, data JSON], ...]``, the open side bets with the edge (raised when new to the
 shoe).
 """
@@ -24,10 +26,16 @@ def _finding(finding: Finding, table: str, shoe: str) -> list[str]:
 
 
 def encode_append(
-    table: str, shoe: str, number: int, watch: AppendWatch, dealer: str | None = None
+    table: str,
+    shoe: str,
+    number: int,
+    watch: AppendWatch,
+    dealer: str | None = None,
+    day: str | None = None,
 ) -> str:
     """An append's part; ``dealer``: the id of the round's dealer, whose day's tally the round
-    counts in too (``None``: not reported)."""
+    counts in too (``None``: not reported); ``day``: the UTC day it was dealt (``None``: not
+    known, and the script tallies it under the day it applies the write)."""
     tally: dict[str, Any] = {
         "observed": ",".join(map(str, watch.observed)),
         "side": watch.side,
@@ -36,6 +44,8 @@ def encode_append(
     }
     if dealer:
         tally["dealer"] = dealer
+    if day:
+        tally["day"] = day
     return dumps_text(
         {
             "shoe": shoe,

@@ -171,6 +171,7 @@ def _plan(
             variant=variant,
             settings=watch,
             dealer=c.facts.dealer_id,
+            day=c.facts.dealt_day,
             refused=refused,
         )
     scorecard = change.after

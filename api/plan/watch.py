@@ -25,18 +25,20 @@ def append_part(
     variant: str,
     settings: WatchSettings | None,
     dealer: str | None = None,
+    day: str | None = None,
     refused: tuple[str, ...] = (),
 ) -> str:
     """An append's part: its findings, anchors, tally (the dealer's too, when the round names
-    one) and exposed side bets; and, for a shoe's first round that could not hold the cards
-    reported burned before it (``refused``), that finding."""
+    one; under ``day``, the UTC day it was dealt, when known) and exposed side bets; and, for a
+    shoe's first round that could not hold the cards reported burned before it (``refused``),
+    that finding."""
     if settings is None:
         return ""
     fresh = fresh_odds(after.decks, variant)
     watch = watch_append(after, number, round, odds, fresh, settings)
     if refused:
         watch = replace(watch, findings=(*watch.findings, _burn_refused(number, refused)))
-    return encode_append(table, shoe, number, watch, dealer)
+    return encode_append(table, shoe, number, watch, dealer, day)
 
 
 def _burn_refused(number: int, cards: tuple[str, ...]) -> Finding:

@@ -18,8 +18,9 @@
 -- record), found_key (the table's findings), shoe_facts_key (table -> what the studio reported
 -- of its shoe: new decks, the cut card's last round).
 -- args: index_entries, alerts_length (the stream's bound), found_kept, rounds_kept (the bound of
--- the rounds' and the anchors' lists), day (the UTC day the round is tallied under), recording
--- ('1': the record is on), queue_seconds (a list no process took from for that long is dropped).
+-- the rounds' and the anchors' lists), day (the UTC day a round whose part gives none is
+-- tallied under: the write's), recording ('1': the record is on), queue_seconds (a list no
+-- process took from for that long is dropped).
 -- Uses the formats of api/codecs/alerts.lua, anchors.lua, tallies.lua and shoefacts.lua.
 local function watch_apply(table_id, part, keys, args)
   local alerts_key, index_key, index_old_key = keys.alerts_key, keys.index_key, keys.index_old_key
@@ -100,9 +101,15 @@ local function watch_apply(table_id, part, keys, args)
     if expect == cjson.null then
       expect = same_shoe and upcoming_before or nil
     end
+    -- The day the round was dealt, as the record files it (a part made before parts said it,
+    -- or of a round whose time is not known: the day the write is applied).
+    local day = tally.day
+    if type(day) ~= 'string' then
+      day = args.day
+    end
     if expect then
       redis.call('RPUSH', rounds_key,
-        tally_round(table_id, args.day, tally.observed, tally.side, expect, tally.dealer))
+        tally_round(table_id, day, tally.observed, tally.side, expect, tally.dealer))
       redis.call('LTRIM', rounds_key, -rounds_kept, -1)
       redis.call('EXPIRE', rounds_key, queue_seconds)
     end
