@@ -103,8 +103,9 @@ def table_integrity(table):
 @blp.response(200, DriftDaySchema)
 @require_operator_key
 def drift_day(query):
-    """A day's drift report across every table (UTC day; today by default): each table's tests
-    against the exact chances, its p-value and its Benjamini-Hochberg adjusted p-value."""
+    """A day's drift report across every table (UTC day; today by default): over the rounds
+    dealt that day (their ``dealt_at``), each table's tests against the exact chances, its
+    p-value and its Benjamini-Hochberg adjusted p-value."""
     day = _folded_day(query)
     return {**_bounds(day), "tables": services().drift.evaluate(day)}
 
