@@ -53,13 +53,9 @@ def biased(client, dealer: str, table: str, start: datetime) -> None:
     draw = random.Random(45)
     for number in range(1, 71):
         result = "B" if draw.random() < 0.8 else "P"
-        body = {"round": number, "result": result, "dealer": {"id": dealer}}
-        post(
-            client,
-            table,
-            "bent",
-            {**body, "dealt_at": utc_text(start + timedelta(seconds=20 * number))},
-        )
+        dealt = utc_text(start + timedelta(seconds=20 * number))
+        body = {"round": number, "result": result, "dealer": {"id": dealer}, "dealt_at": dealt}
+        post(client, table, "bent", body)
 
 
 def within_a_day(now: datetime) -> datetime:
