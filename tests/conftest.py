@@ -23,6 +23,7 @@ from api import create_app
 from api.config import Settings
 from api.jobs import stop_jobs
 
+from . import netlock
 from .postgres_server import PostgresServer
 from .redis_cluster import LocalCluster
 from .redis_server import RedisServer
@@ -213,6 +214,17 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _browsing(request):
+    """A test that drives the browser runs while podman changes no network interface (see
+    tests/netlock.py: Chromium fails its requests in flight when one comes or goes)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    with netlock.browsing():
+        yield
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, driven by Playwright (which never downloads a browser here)."""
@@ -220,10 +232,9 @@ def browser():
 
     # A page's waits (a dialog shown, a tile drawn) get 45 s, not Playwright's 5: with two
     # workers the other may be building an image or a stack, and a wait is a readiness check,
-    # never a speed one (a page that never shows still fails). 15 s was not enough on a shared
-    # 2-core box: in three of four full runs one page, early in the run (while the other worker
-    # built the image or the compose stack), showed its tiles later than that; each passed
-    # alone, and beside CPU and disk load made on purpose.
+    # never a speed one (a page that never shows still fails). The pages that showed no tiles
+    # early in full runs were not slow: podman's interfaces had failed their requests
+    # (net::ERR_NETWORK_CHANGED), which tests/netlock.py now prevents (_browsing).
     expect.set_options(timeout=45_000)
     if not Path(CHROMIUM).exists():
         pytest.fail("Chromium is missing: scripts/test installs Debian's chromium")

@@ -43,6 +43,8 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from tests import netlock
+
 ROOT = Path(__file__).resolve().parent.parent
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 PIP_CA = Path("/etc/ssl/host-ca-for-pip.crt")  # where the test base keeps it for pip
@@ -76,9 +78,12 @@ RUN_LIMITS = _limits()
 def podman(*args: str, timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess:
     """``podman --runtime runc ARGS``, its output captured as text; a failure (with ``check``)
     raises RuntimeError with the end of podman's standard error."""
-    done = subprocess.run(
-        ["podman", "--runtime", "runc", *args], capture_output=True, text=True, timeout=timeout
-    )
+    # A build's RUN steps run in containers on podman's bridge (tests/netlock.py says why this
+    # waits for the browser tests); the tests' own containers run on the host's network.
+    with netlock.changing(settle=args[0] == "build"):
+        done = subprocess.run(
+            ["podman", "--runtime", "runc", *args], capture_output=True, text=True, timeout=timeout
+        )
     if check and done.returncode != 0:
         raise RuntimeError(f"podman {args[0]} failed ({done.returncode}):\n{done.stderr[-3000:]}")
     return done

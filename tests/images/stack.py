@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests import imagebase
+from tests import imagebase, netlock
 from tests.conftest import KEY
 from tests.images.standins import images
 from tests.redis_server import free_port
@@ -121,17 +121,19 @@ class Stack:
 
     def compose(self, *args: str, check: bool = True) -> str:
         command = [podman_compose(), "-p", self.project, "-f", str(COMPOSE), *args]
-        done = subprocess.run(
-            command, env=self.env, cwd=self.folder, capture_output=True, text=True, timeout=600
-        )
+        with netlock.changing(settle=True):  # the stack's containers are on its own bridge
+            done = subprocess.run(
+                command, env=self.env, cwd=self.folder, capture_output=True, text=True, timeout=600
+            )
         if check and done.returncode != 0:
             raise AssertionError(f"podman-compose {' '.join(args)}: {done.stderr[-3000:]}")
         return done.stdout
 
     def podman(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        done = subprocess.run(
-            ["podman", *args], env=self.env, capture_output=True, text=True, timeout=120
-        )
+        with netlock.changing(settle=args[0] in netlock.CHANGING):
+            done = subprocess.run(
+                ["podman", *args], env=self.env, capture_output=True, text=True, timeout=120
+            )
         if check and done.returncode != 0:
             raise AssertionError(f"podman {args[0]}: {done.stderr[-2000:]}")
         return done
