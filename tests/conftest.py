@@ -230,12 +230,12 @@ def browser():
     """Debian's Chromium, driven by Playwright (which never downloads a browser here)."""
     from playwright.sync_api import expect, sync_playwright
 
-    # A page's waits (a dialog shown, a tile drawn) get 45 s, not Playwright's 5: with two
+    # A page's waits (a dialog shown, a tile drawn) get 15 s, not Playwright's 5: with two
     # workers the other may be building an image or a stack, and a wait is a readiness check,
     # never a speed one (a page that never shows still fails). The pages that showed no tiles
-    # early in full runs were not slow: podman's interfaces had failed their requests
-    # (net::ERR_NETWORK_CHANGED), which tests/netlock.py now prevents (_browsing).
-    expect.set_options(timeout=45_000)
+    # in full runs were not slow: podman's interfaces had failed their requests
+    # (net::ERR_NETWORK_CHANGED), which tests/netlock.py prevents (_browsing).
+    expect.set_options(timeout=15_000)
     if not Path(CHROMIUM).exists():
         pytest.fail("Chromium is missing: scripts/test installs Debian's chromium")
     with sync_playwright() as playwright:

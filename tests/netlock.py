@@ -29,8 +29,8 @@ FOLDER = Path(tempfile.gettempdir())
 TURNSTILE = FOLDER / "roads-tests-network.turnstile"
 HELD = FOLDER / "roads-tests-network.lock"
 SETTLE = 2.5  # seconds the exclusive lock is kept after a change: Chromium's notice comes late
-#: podman's commands that add or remove a container's interfaces (on a bridge network: the
-#: compose stack's; the image's tests run theirs on the host's network, and build).
+#: podman's commands that add or remove a container's interfaces when it is on a bridge (the
+#: compose stack's containers are; the image tests' run on the host's network).
 CHANGING = frozenset({"create", "kill", "network", "pod", "restart", "rm", "run", "start"})
 CHANGING |= {"stop", "wait"}
 
@@ -51,16 +51,12 @@ def changing(settle: bool) -> Iterator[None]:
     exclusive lock, kept :data:`SETTLE` seconds after it when it may have changed interfaces
     (``settle``); a command that changes none (an inspect, a health check) only waits for the
     browser test under way."""
-    with _flock(TURNSTILE, fcntl.LOCK_EX):
-        held = HELD.open("a")
-        fcntl.flock(held, fcntl.LOCK_EX)
-    try:
+    with contextlib.ExitStack() as held:
+        with _flock(TURNSTILE, fcntl.LOCK_EX):  # held while waiting: no new browser test starts
+            held.enter_context(_flock(HELD, fcntl.LOCK_EX))
         yield
         if settle:
             time.sleep(SETTLE)
-    finally:
-        fcntl.flock(held, fcntl.LOCK_UN)
-        held.close()
 
 
 @contextlib.contextmanager
