@@ -12,12 +12,17 @@ Prints:
   functions (:data:`PARTS`) wrapped with a timer that counts a call's own time (a part called
   inside another counts to itself only), so the parts sum to the whole.
 
+``--watch``: the same with the integrity watch on, as the service runs by default
+(``ROADS_INTEGRITY``; each tree with its own default :class:`WatchSettings`): the shuffle test
+of a shoe's first rounds, the cut card, the side bets' exposure and the drift's tallies. The
+issue's target is for the plan without it (the default here).
+
 REF's tree comes from ``git archive REF`` (a full clone is needed) into a temporary directory
 and runs this file there, with this interpreter. Each process first plans one shoe on a seed
 outside the timed ones, untimed: what a service's worker pays once (imports, the fresh shoe's
 odds, the figures' chains), not a write.
 
-Run: ``python benchmarks/plan_bench.py [--shoes 20] [--runs 3] [--against REF]``.
+Run: ``python benchmarks/plan_bench.py [--shoes 20] [--runs 3] [--against REF] [--watch]``.
 """
 
 from __future__ import annotations
@@ -51,24 +56,29 @@ PARTS: dict[str, tuple[str, ...]] = {
     "good roads": ("roads.scorecard:Scorecard.good_roads",),
     "state's bytes": ("roads.scorecard:Scorecard.to_bytes",),
     "add (Scorecard.add)": ("roads.scorecard:Scorecard.add",),
+    "integrity watch": ("api.plan.planner:append_part",),
 }
 
 
 # -- the worker: runs in the tree it times --------------------------------------------------
 
 
-def plan_shoes(seeds: Iterable[int], with_figures: bool = True) -> tuple[float, int]:
+def plan_shoes(
+    seeds: Iterable[int], with_figures: bool = True, watched: bool = False
+) -> tuple[float, int]:
     """Plan every round of the shoes dealt from ``seeds``, one ``plan_append`` at a time as the
-    writer makes them, with the tile's figures (or without); the seconds spent in
-    ``plan_append`` and the rounds planned."""
+    writer makes them, with the tile's figures (or without) and the integrity watch (or
+    without); the seconds spent in ``plan_append`` and the rounds planned."""
     from api.plan.plan import Base
     from api.plan.planner import plan_append
     from roads import Scorecard
+    from roads.integrity.shoewatch import WatchSettings
     from roads.rarity import LobbyFigures
     from roads.shoe import ShoeHead
     from roads.simulator import deal_shoe
 
     figures = LobbyFigures(80, 40) if with_figures else None
+    watch = WatchSettings() if watched else None
     spent, rounds = 0.0, 0
     for seed in seeds:
         scorecard = Scorecard()
@@ -76,7 +86,7 @@ def plan_shoes(seeds: Iterable[int], with_figures: bool = True) -> tuple[float, 
             head = ShoeHead("s1", number - 1, "s1" if number > 1 else None)
             base = Base(head, number - 1, "standard", scorecard)
             start = time.perf_counter()
-            plan = plan_append("t1", "s1", number, round, base, figures=figures)
+            plan = plan_append("t1", "s1", number, round, base, watch=watch, figures=figures)
             spent += time.perf_counter() - start
             scorecard, rounds = plan.scorecard, rounds + 1
     return spent, rounds
@@ -135,12 +145,12 @@ class PartTimer:
         return timed
 
 
-def worker(seeds: list[int], parts: bool) -> dict[str, Any]:
-    plan_shoes([WARM_SEED])
+def worker(seeds: list[int], parts: bool, watched: bool) -> dict[str, Any]:
+    plan_shoes([WARM_SEED], watched=watched)
     timer = PartTimer()
     if parts:
         timer.install(PARTS)
-    spent, rounds = plan_shoes(seeds)
+    spent, rounds = plan_shoes(seeds, watched=watched)
     import roads
 
     return {
@@ -166,10 +176,14 @@ def tree_of(ref: str, into: Path) -> Path:
     return into
 
 
-def run_in(tree: Path, script: Path, seeds: list[int], parts: bool = False) -> dict[str, Any]:
+def run_in(
+    tree: Path, script: Path, seeds: list[int], parts: bool = False, watched: bool = False
+) -> dict[str, Any]:
     command = [sys.executable, str(script), "--worker", ",".join(map(str, seeds))]
     if parts:
         command.append("--parts")
+    if watched:
+        command.append("--watch")
     done = subprocess.run(command, cwd=tree, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the worker in {tree} failed:\n{done.stderr}")
@@ -187,11 +201,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=44_000_000, help="the first timed seed")
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # seeds, comma-separated
     parser.add_argument("--parts", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--watch", action="store_true", help="with the integrity watch on")
     args = parser.parse_args()
     if args.worker is not None:
         sys.path.insert(0, str(Path.cwd()))
         seeds = [int(seed) for seed in args.worker.split(",")]
-        print(json.dumps(worker(seeds, args.parts)))
+        print(json.dumps(worker(seeds, args.parts, args.watch)))
         return
 
     def seeds(batch: int) -> list[int]:
@@ -205,6 +220,7 @@ def main() -> None:
         }
         print(
             f"python {sys.version.split()[0]}; plan_append with LobbyFigures(80, 40), "
+            f"{'with' if args.watch else 'without'} the integrity watch, "
             f"{args.shoes} fresh shoes a run, each run a fresh process"
         )
         timings: dict[str, list[float]] = {name: [] for name in trees}
@@ -212,7 +228,7 @@ def main() -> None:
             order = list(trees) if run % 2 == 0 else list(reversed(trees))
             for name in order:
                 tree, script = trees[name]
-                result = run_in(tree, script, seeds(run))
+                result = run_in(tree, script, seeds(run), watched=args.watch)
                 timings[name].append(result["us"])
                 print(
                     f"  run {run + 1}  {name:<10} {result['us']:8.1f} us a round "
@@ -223,9 +239,11 @@ def main() -> None:
             print(f"median      {name:<10} {median:8.1f} us a round")
         now, before = medians["this tree"], medians[args.against]
         verdict = "met" if now <= TARGET_US else "MISSED"
+        if args.watch:
+            verdict += " (the target is for the plan without the watch)"
         print(f"ratio this tree / {args.against}: {now / before:.3f} ({before / now:.2f}x faster)")
         print(f"target: median <= {TARGET_US:.0f} us a round: {now:.1f} us, {verdict}")
-        parted = run_in(ROOT, Path(__file__).resolve(), seeds(args.runs), parts=True)
+        parted = run_in(ROOT, Path(__file__).resolve(), seeds(args.runs), True, args.watch)
         print(
             f"\nthis tree's parts (another fresh process and shoes; {parted['us']:.1f} us a round)"
         )
