@@ -31,8 +31,9 @@ HELD = FOLDER / "roads-tests-network.lock"
 SETTLE = 2.5  # seconds the exclusive lock is kept after a change: Chromium's notice comes late
 #: podman's commands that add or remove a container's interfaces when it is on a bridge (the
 #: compose stack's containers are; the image tests' run on the host's network).
-CHANGING = frozenset({"create", "kill", "network", "pod", "restart", "rm", "run", "start"})
-CHANGING |= {"stop", "wait"}
+CHANGING = frozenset(
+    {"create", "kill", "network", "pod", "restart", "rm", "run", "start", "stop", "wait"}
+)
 
 
 @contextlib.contextmanager
