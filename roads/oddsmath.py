@@ -28,6 +28,11 @@ added to its cell of the joint distribution by one ``bincount``.
 Every weight is an integer. Over the common denominator ``N (N-1) ... (N-5)`` every sum is one
 too, below ``2**53`` for shoes up to :data:`EXACT_FLOAT_CARDS` cards (eight decks are 416), so
 float64 carries them exactly; bigger shoes are summed in Python integers (slower, as exact).
+
+Why numpy and not a compiled kernel: the same sums written as loops for numba 0.68 (tried in
+November 2026, equal to this kernel on 2,000 compositions) took 16 us a composition against this
+one's 40, but numba and llvmlite install about 208 MB, and a process's first call took 0.15 s
+with numba's cache and 0.7 s without: 24 us of a write's plan of about 220 did not earn that.
 """
 
 from __future__ import annotations
