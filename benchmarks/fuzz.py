@@ -31,17 +31,24 @@ def parsers() -> list:
     from api.codecs.requestbody import BodyError, decode_body
     from api.http.requests import (
         BatchInSchema,
+        CorrectionSchema,
         EventsQuerySchema,
         GoodRoadsQuerySchema,
         ImageQuerySchema,
         LobbyQuerySchema,
         RoundInSchema,
-        TableInSchema,
     )
+    from api.http.tableschemas import StatusInSchema, TableInSchema
     from roads import PatternError, RoadsError, Round, parse_card, parse_expression
 
     queries = [ImageQuerySchema(), LobbyQuerySchema(), GoodRoadsQuerySchema(), EventsQuerySchema()]
-    bodies = [RoundInSchema(), BatchInSchema(), TableInSchema()]
+    bodies = [
+        RoundInSchema(),
+        BatchInSchema(),
+        CorrectionSchema(),
+        TableInSchema(),
+        StatusInSchema(),
+    ]
 
     def body(fuzz) -> None:
         value = decode_body(fuzz.ConsumeBytes(fuzz.ConsumeIntInRange(0, 4096)))
@@ -82,7 +89,8 @@ def run_fuzzer() -> None:  # pragma: no cover - the fuzzer's process
     with atheris.instrument_imports():
         import api.codecs.feedevents
         import api.codecs.requestbody
-        import api.http.requests  # noqa: F401
+        import api.http.requests
+        import api.http.tableschemas  # noqa: F401
         import roads.cards
         import roads.expressions
         import roads.round  # noqa: F401
@@ -119,6 +127,8 @@ def main() -> None:
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     log = run.stdout + run.stderr
     runs = _last(r"stat::number_of_executed_units:\s*(\d+)", log)
+    if runs == "?":  # libFuzzer never ran (atheris missing, say): not "no crash found"
+        raise SystemExit(f"the fuzzer did not run (exit {run.returncode}):\n{log[-3000:]}")
     seconds = _last(r"stat::average_exec_per_sec:\s*(\d+)", log)
     edges = _last(r"cov: (\d+)", log)
     features = _last(r"ft: (\d+)", log)

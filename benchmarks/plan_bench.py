@@ -243,7 +243,9 @@ def main() -> None:
             verdict += " (the target is for the plan without the watch)"
         print(f"ratio this tree / {args.against}: {now / before:.3f} ({before / now:.2f}x faster)")
         print(f"target: median <= {TARGET_US:.0f} us a round: {now:.1f} us, {verdict}")
-        parted = run_in(ROOT, Path(__file__).resolve(), seeds(args.runs), True, args.watch)
+        parted = run_in(
+            ROOT, Path(__file__).resolve(), seeds(args.runs), parts=True, watched=args.watch
+        )
         print(
             f"\nthis tree's parts (another fresh process and shoes; {parted['us']:.1f} us a round)"
         )
